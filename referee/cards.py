@@ -1,0 +1,185 @@
+"""Playing cards: ranks, suits and cards as value objects.
+
+A card reads from any of the forms people write or say::
+
+    >>> Card.parse('QH') == Card.parse('Q♥') == Card.parse('queen of hearts')
+    True
+    >>> Card.parse('10d')
+    Card.parse('10D')
+
+Anything else raises :class:`CardError`, a :class:`ValueError` that names the
+bad text. Filled and outlined suit glyphs (♠♤ ♣♧ ♥♡ ♦♢) name the same suit.
+
+Court cards are A, J, Q, K (the "face card or ace" of Stroop); number cards
+are 2 to 10.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+
+class CardError(ValueError):
+    """Text that does not name a card. ``text`` holds the offending text."""
+
+    def __init__(self, text: str, why: str = "not a card") -> None:
+        self.text = text
+        super().__init__(f"{why}: {text!r}")
+
+
+class Colour(enum.Enum):
+    BLACK = "black"
+    RED = "red"
+
+
+class Suit(enum.Enum):
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def colour(self) -> Colour:
+        return Colour.RED if self in (Suit.DIAMONDS, Suit.HEARTS) else Colour.BLACK
+
+    @property
+    def word(self) -> str:
+        """The spoken plural: ``'hearts'``."""
+        return self.name.lower()
+
+    @property
+    def glyph(self) -> str:
+        return _GLYPHS[self]
+
+
+_GLYPHS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+
+#: Rank numbers: ace is 1, jack 11, queen 12, king 13.
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+COURT_RANKS = frozenset({ACE, JACK, QUEEN, KING})
+
+RANK_LETTERS = {ACE: "A", JACK: "J", QUEEN: "Q", KING: "K", **{n: str(n) for n in range(2, 11)}}
+RANK_WORDS = {
+    1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+    8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king",
+}
+
+# Every token that names a rank, written or spoken.
+_RANK_TOKENS: dict[str, int] = {}
+for _n, _w in RANK_WORDS.items():
+    _RANK_TOKENS[_w] = _n
+    _RANK_TOKENS[_w + "s"] = _n
+    _RANK_TOKENS[RANK_LETTERS[_n].lower()] = _n
+_RANK_TOKENS.update({"t": 10, "one": ACE, "aces": ACE})
+
+_SUIT_TOKENS: dict[str, Suit] = {}
+for _s in Suit:
+    _SUIT_TOKENS[_s.word] = _s
+    _SUIT_TOKENS[_s.word[:-1]] = _s  # "heart"
+    _SUIT_TOKENS[_s.value.lower()] = _s
+for _g, _s in {
+    "♠": Suit.SPADES, "♤": Suit.SPADES, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+    "♥": Suit.HEARTS, "♡": Suit.HEARTS, "♦": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+}.items():
+    _SUIT_TOKENS[_g] = _s
+
+_COMPACT = re.compile(r"^(10|[2-9]|[ajqkt])\s*([cdhs♠♤♣♧♥♡♦♢])$")
+_WORD = re.compile(r"[a-z0-9]+|[♠♤♣♧♥♡♦♢]")
+
+
+def rank_from_token(token: str) -> int | None:
+    """The rank a single written or spoken token names, or None."""
+    return _RANK_TOKENS.get(token.lower())
+
+
+def suit_from_token(token: str) -> Suit | None:
+    """The suit a single written or spoken token names, or None."""
+    return _SUIT_TOKENS.get(token.lower())
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """One playing card. ``rank`` is 1 (ace) to 13 (king)."""
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
+            raise CardError(str(self.rank), "not a rank")
+        if not isinstance(self.suit, Suit):
+            raise CardError(str(self.suit), "not a suit")
+
+    # Named constructors -------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """A card from its short form (``QH``, ``10h``, ``Q♡``) or spoken form
+        (``queen of hearts``, ``ten of diamonds``, ``10 of diamonds``)."""
+        card = cls.find(text)
+        if card is None:
+            raise CardError(text)
+        return card
+
+    @classmethod
+    def find(cls, text: str) -> Card | None:
+        """Like :meth:`parse`, but None where the text names no single card."""
+        if not isinstance(text, str):
+            return None
+        t = text.strip().lower()
+        m = _COMPACT.match(t)
+        if m:
+            return cls(_RANK_TOKENS[m.group(1)], _SUIT_TOKENS[m.group(2)])
+        words = [w for w in _WORD.findall(t) if w != "of"]
+        if len(words) == 2:
+            rank, suit = rank_from_token(words[0]), suit_from_token(words[1])
+            if rank is not None and suit is not None:
+                return cls(rank, suit)
+        return None
+
+    # Views --------------------------------------------------------------
+    @property
+    def colour(self) -> Colour:
+        return self.suit.colour
+
+    @property
+    def is_court(self) -> bool:
+        """Ace, jack, queen or king."""
+        return self.rank in COURT_RANKS
+
+    @property
+    def spoken(self) -> str:
+        """``'queen of hearts'``."""
+        return f"{RANK_WORDS[self.rank]} of {self.suit.word}"
+
+    @property
+    def symbol(self) -> str:
+        """``'Q♥'``."""
+        return RANK_LETTERS[self.rank] + self.suit.glyph
+
+    def __str__(self) -> str:
+        return RANK_LETTERS[self.rank] + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+def full_deck() -> list[Card]:
+    """The 52 cards of a standard deck, in a fixed order."""
+    return [Card(r, s) for s in Suit for r in range(1, 14)]
+
+
+def describe_call(text: str) -> str:
+    """Say what a call names, for explaining a miscall: ``'a rank only'``,
+    ``'a suit only'``, ``'a card'`` or ``'no card'``."""
+    if Card.find(text) is not None:
+        return "a card"
+    words = _WORD.findall(text.lower())
+    ranks = [w for w in words if rank_from_token(w) is not None and len(w) > 1 or w.isdigit()]
+    suits = [w for w in words if suit_from_token(w) is not None and len(w) > 1]
+    if ranks and not suits:
+        return "a rank only"
+    if suits and not ranks:
+        return "a suit only"
+    return "no card"
