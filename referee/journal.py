@@ -1,0 +1,209 @@
+"""The log and journal format: JSON Lines, one event per line.
+
+Input lines (what happened at the table)::
+
+    {"type":"game","game":"stroop","players":["ann","bob"],
+     "options":{"tie_window_ms":40,"two_player_miscall":"inactive"},
+     "match_cards":{"ann":"9S"}}
+    {"type":"deal","card":"3S","at":12.5}
+    {"type":"call","player":"ann","said":"four of hearts","start":13.1,"end":13.6}
+
+The ``game`` line comes first; ``options`` and ``match_cards`` are optional.
+The other lines may come in any order. Times are seconds on one clock.
+
+Output lines (verdicts, written by ``referee replay --json`` and into live
+journals) have the types listed in :data:`OUTPUT_TYPES`; a reader of a log
+passes over them, so a journal replays like a log.
+
+This module only converts between text and events; files are the shell's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from .cards import Card, CardError
+from .events import Call, Deal, GameStart
+
+#: Types that are verdicts, not happenings: readers of a log skip them.
+OUTPUT_TYPES = frozenset({"round", "final", "judged", "out", "all-active", "note"})
+
+
+class LogError(ValueError):
+    """A log line that cannot be read. ``line`` is its 1-based number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}")
+
+
+@dataclass(frozen=True)
+class Log:
+    """A parsed log: its game line and the happenings after it, in file order."""
+
+    game: GameStart
+    events: tuple
+    lines: tuple[int, ...]
+    """The line number of each event, for error messages."""
+
+
+# --- Encoding ----------------------------------------------------------------
+
+def encode(event: Any) -> dict:
+    """The JSON object for a happening."""
+    if isinstance(event, GameStart):
+        obj: dict = {"type": "game", "game": event.game, "players": list(event.players)}
+        if event.options:
+            obj["options"] = dict(event.options)
+        if event.match_cards:
+            obj["match_cards"] = {p: str(c) for p, c in event.match_cards.items()}
+        return obj
+    if isinstance(event, Deal):
+        return {"type": "deal", "card": str(event.card), "at": event.at}
+    if isinstance(event, Call):
+        return {"type": "call", "player": event.player, "said": event.said,
+                "start": event.start, "end": event.end}
+    raise TypeError(f"cannot encode {type(event).__name__}")
+
+
+def dumps(obj: dict) -> str:
+    """One JSON line, cards and names in plain UTF-8."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- Decoding ----------------------------------------------------------------
+
+def _field(obj: dict, name: str, line: int, kind: str) -> Any:
+    if name not in obj:
+        raise LogError(line, f"{obj.get('type', 'event')} line is missing the field {name!r}")
+    value = obj[name]
+    if kind == "str" and not isinstance(value, str):
+        raise LogError(line, f"field {name!r} must be a string, not {value!r}")
+    if kind == "time":
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise LogError(line, f"field {name!r} must be a number of seconds, not {value!r}")
+        value = float(value)
+    return value
+
+
+def _card(text: Any, line: int, what: str) -> Card:
+    try:
+        if not isinstance(text, str):
+            raise CardError(str(text))
+        return Card.parse(text)
+    except CardError:
+        raise LogError(line, f"unknown card {text!r} in {what}") from None
+
+
+def decode_game(obj: dict, line: int) -> GameStart:
+    if obj.get("type") != "game":
+        raise LogError(line, 'the first line must be the game line: {"type":"game",...}')
+    game = _field(obj, "game", line, "str")
+    players = _field(obj, "players", line, "list")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
+        raise LogError(line, f"players must be a list of names, not {players!r}")
+    if len(set(players)) != len(players):
+        raise LogError(line, f"players must have different names: {players!r}")
+    options = obj.get("options", {})
+    if not isinstance(options, dict):
+        raise LogError(line, f"options must be an object, not {options!r}")
+    raw_match = obj.get("match_cards", {})
+    if not isinstance(raw_match, dict):
+        raise LogError(line, f"match_cards must be an object, not {raw_match!r}")
+    match = {}
+    for player, text in raw_match.items():
+        if player not in players:
+            raise LogError(line, f"match card for unknown player {player!r}")
+        match[player] = _card(text, line, f"{player}'s match card")
+    return GameStart(game, tuple(players), options, match)
+
+
+def decode(obj: dict, line: int, game: GameStart) -> Any | None:
+    """The happening a JSON object stands for; None for a verdict line."""
+    kind = obj.get("type")
+    if kind in OUTPUT_TYPES:
+        return None
+    if kind == "deal":
+        return Deal(_card(_field(obj, "card", line, "any"), line, "deal"), _field(obj, "at", line, "time"))
+    if kind == "call":
+        player = _field(obj, "player", line, "str")
+        if player not in game.players:
+            raise LogError(line, f"unknown player {player!r} (players: {', '.join(game.players)})")
+        said = _field(obj, "said", line, "str")
+        start, end = _field(obj, "start", line, "time"), _field(obj, "end", line, "time")
+        if end < start:
+            raise LogError(line, f"call ends ({end}) before it starts ({start})")
+        return Call(player, said, start, end)
+    if kind == "game":
+        raise LogError(line, "a second game line: one log holds one game")
+    if kind is None:
+        raise LogError(line, "missing the field 'type'")
+    raise LogError(line, f"unknown event type {kind!r}")
+
+
+def parse_lines(lines: Iterable[str]) -> Log:
+    """Read a whole log. Raises :class:`LogError` naming the first bad line."""
+    game: GameStart | None = None
+    events: list = []
+    numbers: list[int] = []
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text.strip())
+        except json.JSONDecodeError as e:
+            raise LogError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
+        if not isinstance(obj, dict):
+            raise LogError(number, f"each line must be a JSON object, not {text.strip()[:40]!r}")
+        if game is None:
+            game = decode_game(obj, number)
+            continue
+        event = decode(obj, number, game)
+        if event is not None:
+            events.append(event)
+            numbers.append(number)
+    if game is None:
+        raise LogError(1, 'the log is empty: it needs a game line {"type":"game",...}')
+    return Log(game, tuple(events), tuple(numbers))
+
+
+# --- Verdicts ------------------------------------------------------------------
+
+def _call_obj(call: Call | None) -> dict | None:
+    if call is None:
+        return None
+    return {"player": call.player, "said": call.said, "start": call.start, "end": call.end}
+
+
+def encode_verdict(verdict: Any) -> dict:
+    """The JSON object for a verdict (the types in :data:`OUTPUT_TYPES`)."""
+    # Imported here: the game modules import this one for the log format.
+    from . import stroop
+
+    if isinstance(verdict, stroop.RoundOver):
+        obj = {
+            "type": "round", "round": verdict.round, "top": str(verdict.top),
+            "winner": verdict.winner, "pile": verdict.pile, "outcome": verdict.outcome,
+            "decided_by": verdict.decided_by, "carried": verdict.carried,
+            "call": _call_obj(verdict.winning_call),
+            "rivals": [_call_obj(c) for c in verdict.rivals],
+            "scores": dict(verdict.scores),
+        }
+        if verdict.tied:
+            obj["tied"] = list(verdict.tied)
+        return obj
+    if isinstance(verdict, stroop.GameOver):
+        return {"type": "final", "scores": dict(verdict.scores),
+                "unclaimed": verdict.unclaimed, "rounds": verdict.rounds}
+    if isinstance(verdict, stroop.CallJudged):
+        return {"type": "judged", "round": verdict.round, **_call_obj(verdict.call),
+                "outcome": verdict.outcome, "reason": verdict.reason}
+    if isinstance(verdict, stroop.PlayerOut):
+        return {"type": "out", "round": verdict.round, "player": verdict.player, "at": verdict.at}
+    if isinstance(verdict, stroop.AllActive):
+        return {"type": "all-active", "round": verdict.round, "at": verdict.at}
+    raise TypeError(f"cannot encode {type(verdict).__name__}")
