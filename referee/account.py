@@ -37,9 +37,7 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
             return f'{head} calls "{c.said}" at {c.end:.2f} s: {verdict.reason}'
         if verdict.outcome == "miscall":
             return f'{head} miscalls "{c.said}" at {c.end:.2f} s: {verdict.reason}'
-        if verdict.outcome == "inactive":
-            return f'{head}\'s "{c.said}" has no effect: {verdict.reason}'
-        if verdict.outcome == "late":
+        if verdict.outcome in ("inactive", "late", "paused"):
             return f'{head}\'s "{c.said}" has no effect: {verdict.reason}'
         return f'{c.player}\'s "{c.said}" at {c.end:.2f} s has no effect: {verdict.reason}'
     if isinstance(verdict, stroop.PlayerOut):
@@ -48,6 +46,20 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
         return f"round {verdict.round}: every player has miscalled, so all are active again"
     if isinstance(verdict, stroop.RoundOver):
         return _round(verdict, window_ms)
+    if isinstance(verdict, stroop.Undone):
+        if verdict.round is None:
+            return "undo: there is nothing to undo"
+        if verdict.winner is not None:
+            what = f"{verdict.winner} gives back {_cards(verdict.cards)}"
+            if not verdict.reopened:
+                what += "; they go onto the stake pile"
+        else:
+            what = "the draw is undone"
+        if verdict.reopened:
+            what += "; the round is open again"
+        return f"undo round {verdict.round}: {what}"
+    if isinstance(verdict, stroop.Paused):
+        return f"{'paused' if verdict.paused else 'resumed'} at {verdict.at:.2f} s"
     if isinstance(verdict, stroop.GameOver):
         ranked = sorted(verdict.scores.items(), key=lambda kv: (-kv[1], list(verdict.scores).index(kv[0])))
         line = "final: " + ", ".join(f"{p} {n}" for p, n in ranked)

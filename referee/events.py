@@ -47,6 +47,24 @@ class Call:
     """Seconds: when the player finished; the call takes effect then."""
 
 
+#: Commands the players can give by voice. ``undo``, ``pause``, ``resume`` and
+#: ``end`` change the game; ``score``, ``repeat`` and ``new-game`` are for the
+#: shell (it journals them too, so the log shows what was asked).
+COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end")
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command given at the table, by voice or keyboard."""
+
+    name: str
+    """One of :data:`COMMANDS`."""
+    at: float
+    """Seconds: when it was completed."""
+    player: str | None = None
+    """Who gave it, when known."""
+
+
 @dataclass(frozen=True)
 class Heard:
     """A watermark: ``stream`` has reported every event whose time is at or

@@ -7,6 +7,7 @@ Input lines (what happened at the table)::
      "match_cards":{"ann":"9S"}}
     {"type":"deal","card":"3S","at":12.5}
     {"type":"call","player":"ann","said":"four of hearts","start":13.1,"end":13.6}
+    {"type":"command","command":"undo","at":15.2,"player":"bob"}
 
 The ``game`` line comes first; ``options`` and ``match_cards`` are optional.
 The other lines may come in any order. Times are seconds on one clock.
@@ -26,10 +27,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .cards import Card, CardError
-from .events import Call, Deal, GameStart
+from .events import COMMANDS, Call, Command, Deal, GameStart
 
 #: Types that are verdicts, not happenings: readers of a log skip them.
-OUTPUT_TYPES = frozenset({"round", "final", "judged", "out", "all-active", "note"})
+OUTPUT_TYPES = frozenset({"round", "final", "judged", "out", "all-active", "undone", "paused", "note"})
 
 
 class LogError(ValueError):
@@ -67,6 +68,11 @@ def encode(event: Any) -> dict:
     if isinstance(event, Call):
         return {"type": "call", "player": event.player, "said": event.said,
                 "start": event.start, "end": event.end}
+    if isinstance(event, Command):
+        obj = {"type": "command", "command": event.name, "at": event.at}
+        if event.player is not None:
+            obj["player"] = event.player
+        return obj
     raise TypeError(f"cannot encode {type(event).__name__}")
 
 
@@ -138,6 +144,14 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         if end < start:
             raise LogError(line, f"call ends ({end}) before it starts ({start})")
         return Call(player, said, start, end)
+    if kind == "command":
+        name = _field(obj, "command", line, "str")
+        if name not in COMMANDS:
+            raise LogError(line, f"unknown command {name!r} (known: {', '.join(COMMANDS)})")
+        player = obj.get("player")
+        if player is not None and player not in game.players:
+            raise LogError(line, f"unknown player {player!r} (players: {', '.join(game.players)})")
+        return Command(name, _field(obj, "at", line, "time"), player)
     if kind == "game":
         raise LogError(line, "a second game line: one log holds one game")
     if kind is None:
@@ -206,4 +220,9 @@ def encode_verdict(verdict: Any) -> dict:
         return {"type": "out", "round": verdict.round, "player": verdict.player, "at": verdict.at}
     if isinstance(verdict, stroop.AllActive):
         return {"type": "all-active", "round": verdict.round, "at": verdict.at}
+    if isinstance(verdict, stroop.Undone):
+        return {"type": "undone", "round": verdict.round, "winner": verdict.winner,
+                "cards": verdict.cards, "reopened": verdict.reopened, "scores": dict(verdict.scores)}
+    if isinstance(verdict, stroop.Paused):
+        return {"type": "paused", "paused": verdict.paused, "at": verdict.at}
     raise TypeError(f"cannot encode {type(verdict).__name__}")

@@ -35,18 +35,25 @@ Then, in any order (times are seconds on one clock):
   {"type":"call","player":"ann","said":"four of hearts","start":13.1,"end":13.6}
       the words heard from a player, whatever they are; a call belongs to the
       round of the last deal before its end, and takes effect at its end
+  {"type":"command","command":"undo","at":15.2,"player":"bob"}
+      a command given at the table (player optional): undo reverts the latest
+      win or draw (the cards go back onto the stake pile; the round reopens
+      if it is still current); pause and resume; end ends the game; score,
+      repeat and new-game change nothing in the log
 
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
-types (round, final, judged, out, all-active, note) are skipped on input.
+types (round, final, judged, out, all-active, undone, paused, note) are
+skipped on input.
 
 Output with --json, one object per line:
   {"type":"round","round":N,"top":"3S","winner":"ann"|null,"pile":K, ...}
-      one per deal, in order; pile = cards the winner collected (0 if none);
+      one per deal, in order (a round reopened by undo gets a second one
+      when it is decided again); pile = cards the winner collected (0 if none);
       also outcome (won/draw/unwon), decided_by (alone/beginning/completion/
       forfeit/draw), carried, call, rivals, tied, scores
   {"type":"final","scores":{"ann":5,"bob":3},"unclaimed":K,"rounds":N}
-With --json --all, also "judged", "out" and "all-active" objects for every
-call. Without --json: a readable line per decision, saying why.
+With --json --all, also "judged" (one per call), "out", "all-active",
+"undone" and "paused" objects. Without --json: a readable line per decision, saying why.
 
 Exit status: 0, or 2 for a log that cannot be read (the message names the line).
 """

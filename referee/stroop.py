@@ -26,6 +26,11 @@ The rules in our own words:
 * **Match cards** (variant): for a player with match card M and top card T,
   if T has M's suit a qualifying call names T's suit, a different rank, the
   same class; otherwise if T has M's rank it names T's rank in T's colour.
+
+Commands at the table: **undo** reverts the latest win or draw not yet
+undone. The winner gives the cards back to the stake pile; if that round is
+still the current one it is open again, with every player active. **pause**
+makes calls count for nothing until **resume**. **end** ends the game.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .cards import Card, describe_call
-from .events import Call, Deal
+from .events import COMMANDS, Call, Command, Deal
 from .judge import first_to_finish
 
 
@@ -119,7 +124,8 @@ class CallJudged:
     call: Call
     outcome: str
     """``'qualifies'``, ``'miscall'``, ``'inactive'`` (an inactive player's call),
-    ``'late'`` (after the round was won) or ``'no-round'`` (before any deal)."""
+    ``'late'`` (after the round was won), ``'paused'`` or ``'no-round'``
+    (before any deal, or after the end)."""
     reason: str
     """Plain words: why."""
 
@@ -169,6 +175,28 @@ class RoundOver:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """An undo command reverted a verdict (``round`` None: nothing to undo)."""
+
+    round: int | None
+    winner: str | None
+    """Who gave cards back (None for an undone draw)."""
+    cards: int
+    """How many cards went back onto the stake pile."""
+    reopened: bool
+    """Whether that round is open for calls again."""
+    scores: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Paused:
+    """Calls count for nothing from ``at`` (``paused``) or count again (not ``paused``)."""
+
+    paused: bool
+    at: float
+
+
+@dataclass(frozen=True)
 class GameOver:
     scores: Mapping[str, int]
     """Cards collected, per player."""
@@ -186,6 +214,7 @@ TRANSITIONS = {
     (OPEN, "deal"): OPEN,        # the round closes unwon; the pile carries
     (RACING, "deal"): OPEN,      # the race is settled first
     (SETTLED, "deal"): OPEN,
+    (SETTLED, "undo"): OPEN,     # the round is open for calls again
     (OPEN, "qualifying"): RACING,
     (RACING, "qualifying"): RACING,
     (OPEN, "forfeit"): SETTLED,
@@ -234,6 +263,10 @@ class StroopGame:
         """The call that won (or the miscall that forfeited) this round."""
         self.deadline = 0.0
         self.now = float("-inf")
+        self.paused = False
+        self.ended = False
+        self.decided: list[tuple[int, str | None, int]] = []
+        """(round, winner or None for a draw, cards won) of each verdict, for undo."""
 
     # The judge's protocol --------------------------------------------------
     @staticmethod
@@ -242,9 +275,11 @@ class StroopGame:
         belongs to the last deal *before* its end). The rest makes the order
         total, so the same events always come out in the same order."""
         if isinstance(event, Deal):
-            return (event.at, 1, 0.0, "", "", str(event.card))
+            return (event.at, 3, 0.0, "", "", str(event.card))
         if isinstance(event, Call):
             return (event.end, 0, event.start, event.player, event.said, "")
+        if isinstance(event, Command):
+            return (event.at, 2, 0.0, event.player or "", event.name, "")
         raise StroopError(f"Stroop takes deals and calls, not {type(event).__name__}")
 
     def feed(self, event: Deal | Call) -> list:
@@ -253,8 +288,13 @@ class StroopGame:
             raise StroopError(f"event at {t:.3f} s fed after {self.now:.3f} s: feed in time order")
         out = self.advance(t, strict=True)
         self.now = t
+        if self.ended:
+            return out + ([CallJudged(self.round, event, "no-round", "the game has ended")]
+                          if isinstance(event, Call) else [])
         if isinstance(event, Deal):
             return out + self._deal(event)
+        if isinstance(event, Command):
+            return out + self._command(event)
         return out + self._call(event)
 
     def advance(self, now: float, strict: bool = False) -> list:
@@ -265,9 +305,42 @@ class StroopGame:
         return []
 
     def finish(self) -> list:
+        if self.ended:
+            return []
+        self.ended = True
         out = self._close_round()
         self._go("end")
         return out + [GameOver(dict(self.scores), self.pile, self.round)]
+
+    def _command(self, command: Command) -> list:
+        if command.name not in COMMANDS:
+            raise StroopError(f"unknown command {command.name!r}")
+        if command.name == "undo":
+            return self._undo()
+        if command.name in ("pause", "resume") and self.paused != (command.name == "pause"):
+            self.paused = command.name == "pause"
+            return [Paused(self.paused, command.at)]
+        if command.name == "end":
+            return self.finish()
+        return []
+
+    def _undo(self) -> list:
+        out = self._close_round() if self.phase == RACING else []
+        if not self.decided:
+            return out + [Undone(None, None, 0, False, dict(self.scores))]
+        round_, winner, cards = self.decided.pop()
+        if winner is not None:
+            self.scores[winner] -= cards
+            self.pile += cards
+        reopened = round_ == self.round and self.phase == SETTLED
+        if reopened:
+            self._go("undo")
+            self.inactive.clear()
+            self.miscalled.clear()
+            self.reset = False
+            self.candidates = []
+            self.won_by = None
+        return out + [Undone(round_, winner, cards, reopened, dict(self.scores))]
 
     # Happenings ------------------------------------------------------------
     def _go(self, happening: str) -> None:
@@ -300,6 +373,8 @@ class StroopGame:
             return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
         if self.phase == SETTLED:
             return [CallJudged(self.round, call, "late", self._too_late(call))]
+        if self.paused:
+            return [CallJudged(self.round, call, "paused", "the game is paused")]
         if call.player in self.inactive:
             return [CallJudged(self.round, call, "inactive", f"{call.player} is out this round")]
         assert self.top is not None
@@ -342,6 +417,7 @@ class StroopGame:
         self._go("window-closed")
         if race.decided_by == "draw":
             tied = tuple(c.player for c in race.winners)
+            self.decided.append((self.round, None, 0))
             return [self._round_over("draw", decided_by="draw", rivals=race.winners, tied=tied)]
         call = race.winners[0]
         return [self._win(call.player, race.decided_by, call, race.rivals)]
@@ -349,6 +425,7 @@ class StroopGame:
     def _win(self, player: str, decided_by: str, call: Call, rivals: tuple) -> RoundOver:
         won = self.pile
         self.won_by = call
+        self.decided.append((self.round, player, won))
         self.scores[player] += won
         self.pile = 0
         return self._round_over("won", winner=player, won=won, decided_by=decided_by,

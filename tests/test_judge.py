@@ -78,6 +78,9 @@ def stroop_logs(draw):
             start = round(t + draw(st.integers(0, 60)) * 0.01, 2)   # 10 ms steps provoke ties
             end = round(start + draw(st.integers(1, 40)) * 0.01, 2)
             objs.append(call(draw(st.sampled_from(players)), draw(st.sampled_from(SAYINGS)), start, end))
+        if draw(st.integers(0, 4)) == 0:
+            at = round(t + draw(st.integers(0, 80)) * 0.01, 2)
+            objs.append({"type": "command", "command": draw(st.sampled_from(["undo", "pause", "resume"])), "at": at})
         t += draw(st.integers(5, 120)) * 0.01
     return objs
 
@@ -108,7 +111,7 @@ def test_the_verdict_does_not_depend_on_the_order_in_which_streams_report(objs, 
     key = game_.time_key
     per_stream = {s: [] for s in streams}
     for ev in log.events:
-        per_stream["dealer" if isinstance(ev, Deal) else ev.player].append(ev)
+        per_stream[ev.player if isinstance(ev, Call) else "dealer"].append(ev)
     reports = []   # (report time, stream, event or None for a watermark)
     for s, evs in per_stream.items():
         evs.sort(key=key)
