@@ -12,6 +12,7 @@ from . import __version__
 #: ``run(args) -> int``, plus a module docstring whose first line is the help.
 COMMANDS = {
     "replay": "referee.replay_cmd",
+    "bench": "referee.bench.run",
 }
 
 

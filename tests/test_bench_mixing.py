@@ -1,0 +1,120 @@
+"""The benchmark corpus mixer: the SNR it claims is the SNR in the file, and
+the same seed gives the same corpus."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.bench import corpus, mixing
+from referee.bench.mixing import RATE
+
+
+def _measure_snr_from_mix(audio, clean, start, end):
+    """Independent measure: find the clean speech in the mix by least squares,
+    take the rest as noise."""
+    gain = float(audio @ clean) / float(clean @ clean)
+    speech = gain * clean
+    noise = audio - speech
+    return 10 * np.log10(np.mean(speech[start:end] ** 2) / np.mean(noise ** 2))
+
+
+@pytest.fixture(scope="module")
+def spoken():
+    """Real speech: espeak-ng saying a card."""
+    return corpus.synthesize(corpus.VOICES[0], "queen of hearts")
+
+
+@pytest.mark.parametrize("kind", ["white", "pink", "clatter", "babble"])
+@pytest.mark.parametrize("snr", [20.0, 10.0, 5.0])
+def test_mixed_snr_is_what_it_claims(spoken, kind, snr):
+    rng = mixing.rng_for(7, f"{kind}/{snr}")
+    lead, trail = int(0.7 * RATE), int(1.0 * RATE)
+    n = lead + len(spoken) + trail
+    pool = [spoken[::-1], np.sin(np.arange(RATE) / 9.0)]  # anything speech-like will do
+    noise = mixing.make_noise(kind, n, rng, pool)
+    m = mixing.mix(spoken, noise, snr, lead=lead, trail=trail, peak_dbfs=-6)
+    # What is written to disk: 16-bit samples.
+    audio = mixing.to_int16(m.audio).astype(np.float64) / 32767.0
+    placed = np.zeros(n)
+    placed[lead: lead + len(spoken)] = spoken
+    assert _measure_snr_from_mix(audio, placed, m.speech_start, m.speech_end) == \
+        pytest.approx(snr, abs=0.3)
+    assert mixing.measured_snr(m.speech, m.noise, m.speech_start, m.speech_end) == \
+        pytest.approx(snr, abs=0.01)
+
+
+def test_loud_mix_is_turned_down_not_clipped(spoken):
+    rng = mixing.rng_for(1, "loud")
+    n = len(spoken) + 2 * RATE
+    m = mixing.mix(spoken, mixing.white(n, rng), 5.0, lead=RATE, trail=RATE, peak_dbfs=-1)
+    assert np.max(np.abs(m.audio)) <= 0.98 + 1e-9
+    assert mixing.measured_snr(m.speech, m.noise, m.speech_start, m.speech_end) == \
+        pytest.approx(5.0, abs=0.01)
+
+
+def test_speech_span_is_where_the_speech_was_put(spoken):
+    m = mixing.mix(spoken, None, None, lead=8000, trail=16000)
+    a, b = mixing.active_span(spoken)
+    assert abs(m.speech_start - (8000 + a)) <= 160
+    assert abs(m.speech_end - (8000 + b)) <= 160
+    assert not m.audio[:8000].any() and not m.audio[-16000:].any()  # digital silence
+
+
+def test_noise_is_deterministic_in_its_seed():
+    pool = [np.sin(np.arange(4000) / 5.0), np.cos(np.arange(3000) / 3.0)]
+    for kind in mixing.NOISE_KINDS:
+        a = mixing.make_noise(kind, 20000, mixing.rng_for(3, "x"), pool)
+        b = mixing.make_noise(kind, 20000, mixing.rng_for(3, "x"), pool)
+        c = mixing.make_noise(kind, 20000, mixing.rng_for(4, "x"), pool)
+        assert np.array_equal(a, b)
+        assert not np.allclose(a, c)
+        assert np.mean(a ** 2) == pytest.approx(1.0, rel=1e-6)
+
+
+def test_pink_noise_falls_3db_per_octave():
+    x = mixing.pink(2 ** 16, mixing.rng_for(5, "pink"))
+    spec = np.abs(np.fft.rfft(x)) ** 2
+    freqs = np.fft.rfftfreq(len(x), 1 / RATE)
+    def band(lo):
+        return np.mean(spec[(freqs >= lo) & (freqs < 2 * lo)])
+    drop = 10 * np.log10(band(250) / band(2000))  # three octaves
+    assert drop == pytest.approx(9.0, abs=1.5)
+
+
+def test_plan_is_deterministic_and_splits_voices():
+    a, b = corpus.plan(1), corpus.plan(1)
+    assert a == b
+    assert corpus.plan(2) != a
+    tuning = {i.voice for i in a if i.split == "tuning" and i.voice}
+    held = {i.voice for i in a if i.split == "held-out" and i.voice}
+    assert tuning and held and not tuning & held
+    # Each voice says each card once, spread evenly over the SNR buckets.
+    for v in tuning | held:
+        calls = [i for i in a if i.voice == v and i.category == "call"]
+        assert sorted(i.expect for i in calls) == sorted(
+            c.spoken for c in corpus.full_deck())
+        assert {s: sum(i.snr == s for i in calls) for s in corpus.SNRS} == \
+            {s: 13 for s in corpus.SNRS}
+    # Different noise seeds in the two splits.
+    assert not {i.seed for i in a if i.split == "tuning"} & \
+        {i.seed for i in a if i.split == "held-out"}
+
+
+def test_build_writes_the_items_and_reuses_them(tmp_path):
+    items = [i for i in corpus.plan(1) if i.split == "held-out"]
+    few = [items[0], next(i for i in items if i.category == "noise" and i.noise == "pink")]
+    built = corpus.build(few, tmp_path)
+    for it in built:
+        f = tmp_path / it.file
+        assert f.exists()
+        assert it.duration > 0.5
+    speech = built[0]
+    assert 0 < speech.speech_start < speech.speech_end < speech.duration
+    if speech.snr_measured is not None:
+        expected = 50.0 if speech.noise == "room" else float(speech.snr)
+        assert speech.snr_measured == pytest.approx(expected, abs=0.05)
+    mtime = (tmp_path / built[0].file).stat().st_mtime_ns
+    again = corpus.build(few, tmp_path)
+    assert again == built
+    assert (tmp_path / built[0].file).stat().st_mtime_ns == mtime
