@@ -1,0 +1,125 @@
+"""The benchmark's figures and report, from hand-made result records."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.bench import metrics as M
+from referee.bench import report
+from referee.cli import main
+
+
+def heard(said, kind="call", emitted=2.0, compute=0.01, start=0.5, end=1.5, flushed=False):
+    return {"kind": kind, "said": said, "start": start, "end": end, "confidence": 0.9,
+            "emitted": emitted, "compute": compute, "flushed": flushed}
+
+
+def rec(expect, *hs, category=None, split="held-out", snr="clean", noise="silence",
+        voice="flite:awb", family="flite", speech_end=1.4, duration=3.0, cpu=0.15, text=""):
+    if category is None:
+        category = "call" if expect and " of " in expect else ("shout" if expect else "chatter")
+    return {"id": f"x-{id(hs)}", "split": split, "category": category, "expect": expect,
+            "text": text or (expect or "hello"), "voice": voice, "family": family, "snr": snr,
+            "noise": noise, "speech_start": 0.5, "speech_end": speech_end, "duration": duration,
+            "heard": list(hs), "cpu": cpu, "wall": cpu}
+
+
+def test_outcomes():
+    assert M.outcome(rec("queen of hearts", heard("queen of hearts"))) == "correct"
+    assert M.outcome(rec("queen of hearts")) == "missed"
+    assert M.outcome(rec("queen of hearts", heard("king of hearts"))) == "wrong"
+    assert M.outcome(rec("queen of hearts", heard("queen of hearts"),
+                         heard("two of clubs"))) == "extra"
+    # 'unknown' utterances do not act on the game, so they neither help nor hurt.
+    assert M.outcome(rec("queen of hearts", heard("queen of hearts"),
+                         heard("blah", kind="unknown"))) == "correct"
+    assert M.outcome(rec(None, heard("blah", kind="unknown"))) == "rejected"
+    assert M.outcome(rec(None, heard("goop", kind="shout"))) == "false-accept"
+    assert M.outcome(rec(None, heard("score", kind="command"))) == "other-accept"
+
+
+def test_accuracy_and_false_accepts():
+    recs = [rec("queen of hearts", heard("queen of hearts"), snr="clean"),
+            rec("two of clubs", heard("two of clubs"), snr="clean"),
+            rec("ace of spades", heard("eight of spades"), snr="clean"),
+            rec("ace of spades", snr="5"),
+            rec(None), rec(None, heard("four of hearts")), rec(None), rec(None)]
+    assert M.accuracy_by(recs, lambda r: r["snr"]) == {"clean": (2, 3), "5": (0, 1)}
+    assert M.false_accepts(recs) == (1, 4)
+    assert M.confusions(recs) == {("ace of spades", "eight of spades"): 1,
+                                  ("ace of spades", "(nothing)"): 1}
+
+
+def test_percentile_matches_linear_interpolation():
+    assert M.percentile([], 50) is None
+    assert M.percentile([3.0], 95) == 3.0
+    assert M.percentile([1, 2, 3, 4], 50) == 2.5
+    assert M.percentile(range(101), 95) == 95
+    assert M.percentile([0, 10], 95) == pytest.approx(9.5)
+
+
+def test_delay_is_emission_minus_speech_end_plus_compute():
+    recs = [rec("queen of hearts", heard("queen of hearts", emitted=1.7, compute=0.02),
+                speech_end=1.4),
+            # only the expected phrase's event counts, and only its first one
+            rec("two of clubs", heard("goop", kind="shout", emitted=1.0),
+                heard("two of clubs", emitted=2.0, compute=0.0),
+                heard("two of clubs", emitted=2.9), speech_end=1.5),
+            rec(None, heard("goop", kind="shout", emitted=9.0))]
+    assert M.delays(recs) == [pytest.approx(0.32), pytest.approx(0.5)]
+
+
+def test_real_time_factor_and_wilson():
+    recs = [rec("goop", cpu=0.3, duration=3.0), rec(None, cpu=0.1, duration=1.0)]
+    assert M.real_time_factor(recs) == pytest.approx(0.1)
+    lo, hi = M.wilson(50, 100)
+    assert lo == pytest.approx(40.4, abs=0.1) and hi == pytest.approx(59.6, abs=0.1)
+    assert M.wilson(0, 0) is None
+
+
+def test_verdicts_against_targets():
+    good = {"accuracy": {"clean": (98, 100), "20": (95, 100), "10": (85, 100), "5": (60, 100)},
+            "goop": (1, 1), "false_accepts": (2, 100), "rtf": 0.1, "p95": 0.3}
+    assert all(report.verdicts(good).values())
+    bad = {**good, "accuracy": {**good["accuracy"], "10": (84, 100)}, "p95": 0.301}
+    v = report.verdicts(bad)
+    assert v["10"] is False and v["p95"] is False and v["clean"] is True
+
+
+def test_report_states_held_out_separately_and_the_command(tmp_path):
+    recs = [rec("queen of hearts", heard("queen of hearts", emitted=1.6), split="held-out"),
+            rec("queen of hearts", heard("king of hearts"), split="held-out", snr="5",
+                noise="pink"),
+            rec("goop", heard("goop", kind="shout", emitted=1.6), split="tuning"),
+            rec(None, split="tuning", category="noise", voice="", family="")]
+    meta = {"command": "referee bench --out X.md", "date": "2026-01-01 00:00 UTC",
+            "machine": "test box", "engine": "pocketsphinx", "corpus": "c", "elapsed": 1.0}
+    text = report.render(recs, meta)
+    assert "`referee bench --out X.md`" in text
+    assert "| Card calls, clean | ≥ 98 % | 100.0 % (1/1)" in text
+    assert "| Card calls, 5 dB | ≥ 60 % | 0.0 % (0/1)" in text
+    assert "judged on the **held-out** voices" in text
+    assert "| queen of hearts | king of hearts | 1 |" in text
+    details = report.render_details(recs, meta)
+    assert "king of hearts" in details
+
+    # --report-only re-renders from a results file, with no recogniser at all.
+    results = tmp_path / "r.jsonl"
+    results.write_text("\n".join(json.dumps(x) for x in [{"meta": meta}, *recs]) + "\n")
+    out = tmp_path / "B.md"
+    assert main(["bench", "--report-only", "--results", str(results), "--out", str(out)]) == 0
+    assert out.read_text() == text
+
+
+def test_bad_input_is_a_clear_error(tmp_path, capsys):
+    assert main(["bench", "--report-only", "--results", str(tmp_path / "none.jsonl"),
+                 "--out", str(tmp_path / "B.md")]) == 2
+    assert "no results file" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    assert main(["bench", "--report-only", "--results", str(bad),
+                 "--out", str(tmp_path / "B.md")]) == 2
+    assert "not a results file" in capsys.readouterr().err
+    assert main(["bench", "--block-ms", "0"]) == 2
