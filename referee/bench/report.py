@@ -221,6 +221,9 @@ def render(records: list[dict], meta: dict) -> str:
 
     L += ["## The corpus", ""]
     L += [meta.get("corpus_about", "")]
+    if meta.get("skipped"):
+        L += ["", "Items left out because the recogniser's grammar does not cover them "
+              "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]
     return "\n".join(L).rstrip() + "\n"
 
 

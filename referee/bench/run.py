@@ -82,6 +82,9 @@ def _run(args: argparse.Namespace) -> int:
         items = corpus.build(items, cdir, args.seed, progress=_progress("synthesising"))
         recogniser = _open(args)
         print(f"referee bench: engine {recogniser.name}", file=sys.stderr)
+        items, skipped = check_against_grammar(items, _grammar_of(recogniser))
+        for item, why in skipped:
+            print(f"referee bench: skipping {item.id} ({item.text!r}): {why}", file=sys.stderr)
         load = os.getloadavg()[0]
         t0 = time.perf_counter()
         records = []
@@ -101,6 +104,7 @@ def _run(args: argparse.Namespace) -> int:
             "quick": args.quick,
             "elapsed": elapsed,
             "block_ms": args.block_ms,
+            "skipped": [f"{i.id} {i.text!r}: {why}" for i, why in skipped],
         }
         results.parent.mkdir(parents=True, exist_ok=True)
         with open(results, "w") as f:
@@ -140,6 +144,39 @@ def _open(args):
         return open_recogniser(engine=args.engine, model=args.model)
     except EngineError as e:
         raise BenchError(str(e)) from None
+
+
+def _grammar_of(recogniser):
+    g = getattr(recogniser, "grammar", None)
+    if g is not None and hasattr(g, "match"):
+        return g
+    try:
+        from ..hearing.grammar import Grammar
+    except ImportError:
+        return None
+    return Grammar.load()
+
+
+def check_against_grammar(items: list[corpus.Item], grammar) -> tuple[list[corpus.Item], list]:
+    """Keep the items whose expected phrase the recogniser's grammar gives for
+    their text (and the negatives it gives no call or shout for); return
+    (kept, [(item, why), ...]) so that a phrase the grammar lacks is reported,
+    not counted as a miss. With no grammar, everything is kept."""
+    if grammar is None:
+        return items, []
+    kept, skipped = [], []
+    for it in items:
+        if it.category == "noise":
+            kept.append(it)
+            continue
+        m = grammar.match(it.text)
+        if it.expect is not None and (m is None or m.said != it.expect):
+            skipped.append((it, f"the grammar does not give {it.expect!r} for it"))
+        elif it.expect is None and m is not None and m.kind in ("call", "shout"):
+            skipped.append((it, f"the grammar takes this negative as {m.kind} {m.said!r}"))
+        else:
+            kept.append(it)
+    return kept, skipped
 
 
 def _engine_desc(recogniser, args) -> str:
