@@ -12,6 +12,8 @@ from . import __version__
 #: ``run(args) -> int``, plus a module docstring whose first line is the help.
 COMMANDS = {
     "replay": "referee.replay_cmd",
+    "transcribe": "referee.transcribe_cmd",
+    "models": "referee.models_cmd",
 }
 
 
