@@ -134,13 +134,17 @@ class Pyttsx3Voice:
         """Seconds to wait for the child to start or to render one announcement."""
         self._proc: subprocess.Popen | None = None
         self._buf = b""
-        self._dir = tempfile.mkdtemp(prefix="referee-voice-")
+        self._dir: str | None = None
         self._n = 0
 
+    def _command(self) -> list[str]:
+        return [sys.executable, "-m", "referee.speaker", "--pyttsx3-child",
+                str(self.rate), self.voice or ""]
+
     def _start(self) -> None:
-        cmd = [sys.executable, "-m", "referee.speaker", "--pyttsx3-child",
-               str(self.rate), self.voice or ""]
-        self._proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        if self._dir is None:
+            self._dir = tempfile.mkdtemp(prefix="referee-voice-")
+        self._proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL)
         self._buf = b""
         reply = self._reply(self.timeout)
@@ -203,7 +207,9 @@ class Pyttsx3Voice:
             except (OSError, subprocess.TimeoutExpired):
                 pass
             self._kill()
-        shutil.rmtree(self._dir, ignore_errors=True)
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
 
 
 def _pyttsx3_child(rate: int, voice: str) -> None:
@@ -217,6 +223,11 @@ def _pyttsx3_child(rate: int, voice: str) -> None:
         engine = pyttsx3.init()
         engine.setProperty("rate", rate)
         if voice:
+            # setProperty is queued and fails only inside runAndWait: check first
+            known = {v.id for v in engine.getProperty("voices")}
+            known |= {v.name for v in engine.getProperty("voices")}
+            if voice not in known:
+                raise ValueError(f"no voice {voice!r} (see: espeak-ng --voices)")
             engine.setProperty("voice", voice)
     except Exception as e:  # noqa: BLE001 - reported to the parent
         proto.write(json.dumps({"error": f"{type(e).__name__}: {e}"}) + "\n")
@@ -465,7 +476,7 @@ class Speaker:
     ``to``: ``"speakers"`` (live), a path ending ``.wav`` (WAV file sink) or
     ``None`` (text only). ``text``: where announcements are printed (default
     stdout). ``voice``: a :class:`Voice` (default :func:`default_voice` with
-    ``rate``). ``clock``: the audio clock, seconds (default: seconds since
+    ``rate``, closed with the speaker; a voice passed in stays the caller's). ``clock``: the audio clock, seconds (default: seconds since
     this speaker was made, a stand-in when the caller has no audio clock).
     ``device``: the PulseAudio sink to play to. ``player``: something with
     :meth:`CommandPlayer.play` (default :class:`CommandPlayer`)."""
@@ -477,6 +488,7 @@ class Speaker:
             raise ValueError(f"speak to 'speakers', a .wav file or nothing, not {to!r}")
         self.mode = "text" if to is None else "live" if to == "speakers" else "wav"
         self.text = text if text is not None else sys.stdout
+        self._owns_voice = voice == "default"
         if voice == "default":
             voice = default_voice(rate) if self.mode != "text" else None
         self.voice = voice
@@ -571,7 +583,7 @@ class Speaker:
             if until is not None:
                 self._wav.silence_until(until)
             self._wav.close()
-        if self.voice is not None:
+        if self.voice is not None and self._owns_voice:
             self.voice.close()
         if self._player is not None:
             self._player.close()
@@ -608,10 +620,11 @@ class Speaker:
             if self._voice_failures >= MAX_FAILURES:
                 self._problem(f"voice failed {MAX_FAILURES} times in a row ({e}); "
                               "announcements are printed only from now on")
-                try:
-                    self.voice.close()
-                except Exception:  # noqa: BLE001
-                    pass
+                if self._owns_voice:
+                    try:
+                        self.voice.close()
+                    except Exception:  # noqa: BLE001
+                        pass
                 self.voice = None
             else:
                 self._problem(f"voice failed ({e}); this announcement is printed only")
