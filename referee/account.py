@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import goop, stroop
+from .events import Asked
 
 
 def _cards(n: int) -> str:
@@ -40,6 +41,9 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
         if verdict.outcome in ("inactive", "late", "paused"):
             return f'{head}\'s "{c.said}" has no effect: {verdict.reason}'
         return f'{c.player}\'s "{c.said}" at {c.end:.2f} s has no effect: {verdict.reason}'
+    if isinstance(verdict, Asked):
+        c = verdict.command
+        return f"{c.player or 'the table'} asks for {c.name} at {c.at:.2f} s"
     if isinstance(verdict, stroop.PlayerOut):
         return f"round {verdict.round}: {verdict.player} is out for the rest of the round"
     if isinstance(verdict, stroop.AllActive):

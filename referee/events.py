@@ -98,6 +98,14 @@ class Command:
 
 
 @dataclass(frozen=True)
+class Asked:
+    """A verdict: a command for the shell (score, repeat, new-game) has come
+    up in time order, after every event before it was judged."""
+
+    command: Command
+
+
+@dataclass(frozen=True)
 class Heard:
     """A watermark: ``stream`` has reported every event whose time is at or
     before ``upto``, so no later report from it can end earlier.

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .events import Command, Count, Shout, Tally
+from .events import Asked, Command, Count, Shout, Tally
 from .judge import first_to_finish
 
 CENTRE_MAX, LEFT_MAX = 52, 13
@@ -199,6 +199,8 @@ class GoopGame:
             return out + self._tally(event.at)
         if event.name == "end":
             return out + self.finish()
+        if event.name in ("score", "repeat", "new-game"):
+            return out + [Asked(event)]
         return out
 
     def advance(self, now: float, strict: bool = False) -> list:

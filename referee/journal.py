@@ -28,12 +28,13 @@ from typing import Any, Iterable
 
 from . import goop, stroop
 from .cards import Card, CardError
-from .events import COMMANDS, Call, Command, Count, Deal, GameStart, Shout, Tally
+from .events import COMMANDS, Asked, Call, Command, Count, Deal, GameStart, Shout, Tally
 
 #: Types that are verdicts, not happenings: readers of a log skip them.
 OUTPUT_TYPES = frozenset({
     "round", "final", "judged", "out", "all-active", "undone", "paused", "note",   # Stroop
     "gooped", "ignored", "counted", "hand",                                        # Goop
+    "asked",                                                                       # both
 })
 
 
@@ -266,6 +267,8 @@ VERDICT_ENCODERS = {
     goop.GoopOver: lambda v: {"type": "final", "scores": dict(v.totals), "winner": v.winner,
                               "hands": v.hands},
     goop.GoopNote: lambda v: {"type": "note", "at": v.at, "text": v.text},
+    Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
+                      "player": v.command.player},
 }
 
 

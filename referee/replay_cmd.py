@@ -57,8 +57,8 @@ game_over) and "final" (scores, winner) objects; --all adds "counted",
 "ignored" and "note".
 
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
-types (round, final, judged, out, all-active, undone, paused, note) are
-skipped on input.
+types (round, final, judged, out, all-active, undone, paused, asked, note,
+gooped, ignored, counted, hand) are skipped on input.
 
 Output with --json, one object per line:
   {"type":"round","round":N,"top":"3S","winner":"ann"|null,"pile":K, ...}
@@ -68,7 +68,7 @@ Output with --json, one object per line:
       forfeit/draw), carried, call, rivals, tied, scores
   {"type":"final","scores":{"ann":5,"bob":3},"unclaimed":K,"rounds":N}
 With --json --all, also "judged" (one per call), "out", "all-active",
-"undone" and "paused" objects. Without --json: a readable line per decision, saying why.
+"undone", "paused" and "asked" objects. Without --json: a readable line per decision, saying why.
 
 Exit status: 0, or 2 for a log that cannot be read (the message names the line).
 """

@@ -20,7 +20,7 @@ from typing import Any, Callable, TextIO
 
 from .announce import Announcer, scores_sentence
 from .cards import Card, full_deck
-from .events import COMMANDS, Call, Command, Deal, GameStart, Heard, Shout, Utterance
+from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance
 from .games import make_game
 from .journal import dumps, encode, encode_verdict
 from .judge import Judge
@@ -172,11 +172,6 @@ class Table:
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
-        if isinstance(happening, Command) and happening.name in ("score", "repeat", "new-game"):
-            if self.journal is not None:
-                self.journal.append(encode(happening))
-            self._shell_command(happening.name)
-            return
         if self.journal is not None:
             self.journal.append(encode(happening))
         self._emit(self.judge.push(stream, happening))
@@ -187,7 +182,7 @@ class Table:
         self._mic_heard[stream] = max(self._mic_heard[stream], upto)
         self._emit(self.judge.heard(stream, upto))
         now = min(self._mic_heard.values())
-        if now > self.now:
+        if now >= self.now:
             self.now = now
             # Nothing typed or dealt by the referee can be earlier than now.
             self._emit(self.judge.heard(KEYBOARD, now))
@@ -234,6 +229,8 @@ class Table:
                 self.journal.append(obj)
             if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
                 print(dumps(obj), file=self.json_out, flush=True)
+            if isinstance(v, Asked):
+                self._shell_command(v.command.name)
             text = self.announcer.say(v)
             if text:
                 self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
