@@ -80,7 +80,7 @@ class Announcer:
         if isinstance(v, goop.HandOver):
             return self._hand(v)
         if isinstance(v, goop.GoopOver):
-            return self._game_over(v.totals, " points") if v.winner is None else None
+            return None if v.winner else "Game ended before anyone reached the target. " + scores_sentence(v.totals)
         return None
 
     def _round(self, v: stroop.RoundOver) -> str:

@@ -24,7 +24,8 @@ from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shou
 from .games import make_game
 from .journal import dumps, encode, encode_verdict
 from .judge import Judge
-from . import stroop
+from . import goop, stroop
+from .goop_count import CountDialogue, Say
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
@@ -56,6 +57,11 @@ class TableOptions:
     """Seconds without a winner before the virtual deck deals the next card."""
     offset: float = 0.0
     """Seconds added to every audio time (a resumed game continues its clock)."""
+    confirm: float = 2.0
+    """Goop count: seconds to correct a number after it is read back."""
+    lock_reminder: float = 0.0
+    """Goop with three players: remind the table of the lock rule after this
+    many seconds with nothing heard (0: never)."""
 
 
 class Table:
@@ -101,6 +107,10 @@ class Table:
         self._next_deal: float | None = None
         self._round_open_since: float | None = None
         self._mic_heard = {c: float("-inf") for c in self.channels}
+        self.dialogue: CountDialogue | None = None
+        """Goop's end-of-hand count, while it is on."""
+        self._last_voice = self.options.offset
+        self._reminded = False
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
         if history:
@@ -127,6 +137,10 @@ class Table:
             self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")
             return
         self.last_heard[stream] = u.said
+        self._last_voice, self._reminded = end, False
+        if u.kind == "number" and self.dialogue is not None:
+            self._dialogue(self.dialogue.heard(None if stream == DEALER else stream, u.said, end))
+            return
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
             self._push(stream, happening)
@@ -188,6 +202,9 @@ class Table:
             self._emit(self.judge.heard(KEYBOARD, now))
             self._deal_if_due()
             self._emit(self.judge.heard(DECK, now))
+            if self.dialogue is not None:
+                self._dialogue(self.dialogue.tick(now))
+            self._remind_if_locked()
         if self.screen is not None:
             self.screen.update(self)
 
@@ -207,6 +224,20 @@ class Table:
         self._say(card.spoken.capitalize() + ".", at=self.now, urgent=True)
         self._round_open_since = self.now
         self._push(DECK, Deal(card, self.now))
+
+    def _dialogue(self, outputs: list) -> None:
+        for o in outputs:
+            if isinstance(o, Say):
+                self._say(o.text, at=o.at)
+            else:
+                self._push(KEYBOARD, o)   # timed at or after now: see hear()
+
+    def _remind_if_locked(self) -> None:
+        if (self.options.lock_reminder and not self._reminded and self.start.game == "goop"
+                and len(self.start.players) == 3 and self.dialogue is None and not self.over
+                and self.now - self._last_voice >= self.options.lock_reminder):
+            self._reminded = True
+            self._say("All quiet. If nobody can play, shuffle your decks and deal three.", at=self.now)
 
     def _shell_command(self, name: str) -> None:
         if name == "score":
@@ -241,6 +272,11 @@ class Table:
             if isinstance(v, stroop.Undone) and v.reopened:
                 self._next_deal = None
                 self._round_open_since = self.now
+            if isinstance(v, goop.Gooped):
+                self.dialogue = CountDialogue(self.start.players, self.now, self.options.confirm)
+                self._dialogue(self.dialogue.opening)
+            if isinstance(v, goop.HandOver):
+                self.dialogue = None
             if obj["type"] == "final":
                 self.over = True
         if verdicts and self.screen is not None:

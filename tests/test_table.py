@@ -126,3 +126,48 @@ def test_commands_by_voice_and_quiet_verbosity(tmp_path):
     speaker.close()
     said = [s.text for s in speaker.history()]
     assert said == ["ann is out this round.", "ann is out this round."]
+
+
+def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
+    text = io.StringIO()
+    speaker = Speaker(None, text=text)
+    journal = JournalFile.new("goop", folder=tmp_path)
+    out = io.StringIO()
+    players = ("ann", "bob", "cai")
+    table = Table(GameStart("goop", players), list(players), speaker=speaker, journal=journal,
+                  json_out=out, options=TableOptions(confirm=1.5))
+
+    def all_heard(t):
+        for p in players:
+            table.hear(Heard(p, t))
+
+    table.hear(utter("cai", "goop", 10.0, 10.4, kind="shout"))
+    table.hear(utter("ann", "goop", 10.1, 10.43, kind="shout"))   # within 40 ms, began later
+    all_heard(10.5)
+    answers = {"ann": ("seven", "zero"), "bob": ("three", "five"), "cai": ("twelve", "none")}
+    t = 11.0
+    for p in players:
+        for i, said in enumerate(answers[p]):
+            table.hear(utter(p, said, t, t + 0.4, kind="number"))
+            if p == "bob" and i == 1:     # bob corrects himself
+                table.hear(utter(p, "no, four", t + 0.8, t + 1.2, kind="number"))
+                t += 1.0
+            all_heard(t + 0.5)
+            all_heard(t + 2.5)            # past the confirm window: next question
+            t += 3.0
+    all_heard(t + 1)
+    table.finish()
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[0] == "Goop! cai is out."
+    assert said[1] == "Count! ann, cards in the centre?"
+    assert "Four." in said and "bob, cards left in your Goop pile?" in said
+    objs = [json.loads(line) for line in out.getvalue().splitlines()]
+    hand = next(o for o in objs if o["type"] == "hand")
+    assert hand["points"] == {"ann": 7, "bob": 3 - 8, "cai": 12}
+    assert hand["says_go"] == "cai" and hand["pick_order"] == ["bob", "ann", "cai"]
+    assert said[-2] == "Score: cai 12, ann 7, bob -5. Decks: bob, ann, cai. cai says go."
+    assert said[-1] == "Game ended before anyone reached the target. Score: cai 12, ann 7, bob -5."
+    # The journal replays to the same verdicts.
+    lines = [json.dumps(o) for o in read_journal(journal.path).objects]
+    assert [encode_verdict(v) for v in replay_lines(lines)] == [encode_verdict(v) for v in table.verdicts]
