@@ -171,3 +171,18 @@ def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
     # The journal replays to the same verdicts.
     lines = [json.dumps(o) for o in read_journal(journal.path).objects]
     assert [encode_verdict(v) for v in replay_lines(lines)] == [encode_verdict(v) for v in table.verdicts]
+
+
+def test_the_screen_shows_top_card_activity_last_calls_and_scores(tmp_path):
+    from referee.screen import Screen
+    shown = io.StringIO()
+    table, speaker, journal, out, text = make(tmp_path, screen=Screen(shown, live=False))
+    table.hear(utter(None, "jack of clubs", 0.0, 0.5))
+    table.hear(utter("ann", "two of hearts", 1.0, 1.5))
+    heard_all(table, 2.0)
+    speaker.close()
+    last = shown.getvalue().split("╭")[-1]
+    assert "round 1  top card J♣  pile 1" in last
+    assert "ann" in last and "out" in last and "two of hearts" in last
+    bob_line = next(line for line in last.splitlines() if "bob" in line)
+    assert "active" in bob_line and bob_line.rstrip(" │").endswith("0")
