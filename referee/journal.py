@@ -26,11 +26,16 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from . import goop, stroop
 from .cards import Card, CardError
-from .events import COMMANDS, Call, Command, Deal, GameStart
+from .events import COMMANDS, Asked, Call, Command, Count, Deal, GameStart, Shout, Tally
 
 #: Types that are verdicts, not happenings: readers of a log skip them.
-OUTPUT_TYPES = frozenset({"round", "final", "judged", "out", "all-active", "undone", "paused", "note"})
+OUTPUT_TYPES = frozenset({
+    "round", "final", "judged", "out", "all-active", "undone", "paused", "note",   # Stroop
+    "gooped", "ignored", "counted", "hand",                                        # Goop
+    "asked",                                                                       # both
+})
 
 
 class LogError(ValueError):
@@ -68,6 +73,14 @@ def encode(event: Any) -> dict:
     if isinstance(event, Call):
         return {"type": "call", "player": event.player, "said": event.said,
                 "start": event.start, "end": event.end}
+    if isinstance(event, Shout):
+        return {"type": "shout", "player": event.player, "said": event.said,
+                "start": event.start, "end": event.end}
+    if isinstance(event, Count):
+        return {"type": "count", "player": event.player, "field": event.field,
+                "value": event.value, "at": event.at}
+    if isinstance(event, Tally):
+        return {"type": "tally", "at": event.at}
     if isinstance(event, Command):
         obj = {"type": "command", "command": event.name, "at": event.at}
         if event.player is not None:
@@ -128,6 +141,13 @@ def decode_game(obj: dict, line: int) -> GameStart:
     return GameStart(game, tuple(players), options, match)
 
 
+def _player(obj: dict, line: int, game: GameStart) -> str:
+    player = _field(obj, "player", line, "str")
+    if player not in game.players:
+        raise LogError(line, f"unknown player {player!r} (players: {', '.join(game.players)})")
+    return player
+
+
 def decode(obj: dict, line: int, game: GameStart) -> Any | None:
     """The happening a JSON object stands for; None for a verdict line."""
     kind = obj.get("type")
@@ -135,15 +155,24 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         return None
     if kind == "deal":
         return Deal(_card(_field(obj, "card", line, "any"), line, "deal"), _field(obj, "at", line, "time"))
-    if kind == "call":
-        player = _field(obj, "player", line, "str")
-        if player not in game.players:
-            raise LogError(line, f"unknown player {player!r} (players: {', '.join(game.players)})")
+    if kind in ("call", "shout"):
+        player = _player(obj, line, game)
         said = _field(obj, "said", line, "str")
         start, end = _field(obj, "start", line, "time"), _field(obj, "end", line, "time")
         if end < start:
-            raise LogError(line, f"call ends ({end}) before it starts ({start})")
-        return Call(player, said, start, end)
+            raise LogError(line, f"{kind} ends ({end}) before it starts ({start})")
+        return (Call if kind == "call" else Shout)(player, said, start, end)
+    if kind == "count":
+        player = _player(obj, line, game)
+        field = _field(obj, "field", line, "str")
+        if field not in ("centre", "left"):
+            raise LogError(line, f"count field must be 'centre' or 'left', not {field!r}")
+        value = _field(obj, "value", line, "any")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise LogError(line, f"count value must be a whole number, not {value!r}")
+        return Count(player, field, value, _field(obj, "at", line, "time"))
+    if kind == "tally":
+        return Tally(_field(obj, "at", line, "time"))
     if kind == "command":
         name = _field(obj, "command", line, "str")
         if name not in COMMANDS:
@@ -187,42 +216,65 @@ def parse_lines(lines: Iterable[str]) -> Log:
 
 # --- Verdicts ------------------------------------------------------------------
 
-def _call_obj(call: Call | None) -> dict | None:
+def _call_obj(call: Any) -> dict | None:
     if call is None:
         return None
     return {"player": call.player, "said": call.said, "start": call.start, "end": call.end}
 
 
+def _round(v: stroop.RoundOver) -> dict:
+    obj = {
+        "type": "round", "round": v.round, "top": str(v.top), "winner": v.winner, "pile": v.pile,
+        "outcome": v.outcome, "decided_by": v.decided_by, "carried": v.carried,
+        "call": _call_obj(v.winning_call), "rivals": [_call_obj(c) for c in v.rivals],
+        "scores": dict(v.scores),
+    }
+    if v.tied:
+        obj["tied"] = list(v.tied)
+    return obj
+
+
+def _hand(v: goop.HandOver) -> dict:
+    return {
+        "type": "hand", "hand": v.hand, "goopers": list(v.goopers),
+        "counts": {p: dict(c) for p, c in v.counts.items()}, "points": dict(v.points),
+        "totals": dict(v.totals), "false_goop": list(v.false_goop), "missing": list(v.missing),
+        "pick_order": list(v.pick_order), "says_go": v.says_go, "game_over": v.game_over,
+        "tied_at_top": list(v.tied_at_top),
+    }
+
+
+#: Verdict class -> its JSON object. One place for every game's verdicts.
+VERDICT_ENCODERS = {
+    stroop.RoundOver: _round,
+    stroop.GameOver: lambda v: {"type": "final", "scores": dict(v.scores),
+                                "unclaimed": v.unclaimed, "rounds": v.rounds},
+    stroop.CallJudged: lambda v: {"type": "judged", "round": v.round, **_call_obj(v.call),
+                                  "outcome": v.outcome, "reason": v.reason},
+    stroop.PlayerOut: lambda v: {"type": "out", "round": v.round, "player": v.player, "at": v.at},
+    stroop.AllActive: lambda v: {"type": "all-active", "round": v.round, "at": v.at},
+    stroop.Undone: lambda v: {"type": "undone", "round": v.round, "winner": v.winner,
+                              "cards": v.cards, "reopened": v.reopened, "scores": dict(v.scores)},
+    stroop.Paused: lambda v: {"type": "paused", "paused": v.paused, "at": v.at},
+    goop.Gooped: lambda v: {"type": "gooped", "hand": v.hand, "goopers": list(v.goopers),
+                            "decided_by": v.decided_by, "shout": _call_obj(v.shout),
+                            "rivals": [_call_obj(s) for s in v.rivals]},
+    goop.ShoutJudged: lambda v: {"type": "ignored", "hand": v.hand, **_call_obj(v.shout),
+                                 "reason": v.reason},
+    goop.Counted: lambda v: {"type": "counted", "hand": v.hand, "player": v.player,
+                             "field": v.field, "value": v.value, "corrected": v.corrected},
+    goop.HandOver: _hand,
+    goop.GoopOver: lambda v: {"type": "final", "scores": dict(v.totals), "winner": v.winner,
+                              "hands": v.hands},
+    goop.GoopNote: lambda v: {"type": "note", "at": v.at, "text": v.text},
+    Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
+                      "player": v.command.player},
+}
+
+
 def encode_verdict(verdict: Any) -> dict:
     """The JSON object for a verdict (the types in :data:`OUTPUT_TYPES`)."""
-    # Imported here: the game modules import this one for the log format.
-    from . import stroop
-
-    if isinstance(verdict, stroop.RoundOver):
-        obj = {
-            "type": "round", "round": verdict.round, "top": str(verdict.top),
-            "winner": verdict.winner, "pile": verdict.pile, "outcome": verdict.outcome,
-            "decided_by": verdict.decided_by, "carried": verdict.carried,
-            "call": _call_obj(verdict.winning_call),
-            "rivals": [_call_obj(c) for c in verdict.rivals],
-            "scores": dict(verdict.scores),
-        }
-        if verdict.tied:
-            obj["tied"] = list(verdict.tied)
-        return obj
-    if isinstance(verdict, stroop.GameOver):
-        return {"type": "final", "scores": dict(verdict.scores),
-                "unclaimed": verdict.unclaimed, "rounds": verdict.rounds}
-    if isinstance(verdict, stroop.CallJudged):
-        return {"type": "judged", "round": verdict.round, **_call_obj(verdict.call),
-                "outcome": verdict.outcome, "reason": verdict.reason}
-    if isinstance(verdict, stroop.PlayerOut):
-        return {"type": "out", "round": verdict.round, "player": verdict.player, "at": verdict.at}
-    if isinstance(verdict, stroop.AllActive):
-        return {"type": "all-active", "round": verdict.round, "at": verdict.at}
-    if isinstance(verdict, stroop.Undone):
-        return {"type": "undone", "round": verdict.round, "winner": verdict.winner,
-                "cards": verdict.cards, "reopened": verdict.reopened, "scores": dict(verdict.scores)}
-    if isinstance(verdict, stroop.Paused):
-        return {"type": "paused", "paused": verdict.paused, "at": verdict.at}
-    raise TypeError(f"cannot encode {type(verdict).__name__}")
+    try:
+        return VERDICT_ENCODERS[type(verdict)](verdict)
+    except KeyError:
+        raise TypeError(f"cannot encode {type(verdict).__name__}") from None

@@ -21,9 +21,22 @@ def replay(log: Log) -> list:
         raise LogError(1, str(e)) from None
     judge = Judge(game, ["log"])
     verdicts: list = []
-    for event, line in zip(log.events, log.lines):
+    try:
+        keyed = sorted(zip(log.events, log.lines), key=lambda el: game.time_key(el[0]))
+    except ValueError as e:
+        # time_key refuses events the game does not take: find the first such line.
+        for event, line in zip(log.events, log.lines):
+            try:
+                game.time_key(event)
+            except ValueError:
+                raise LogError(line, str(e)) from None
+        raise
+    times = [game.time_key(event)[0] for event, _ in keyed] + [float("inf")]
+    for i, (event, line) in enumerate(keyed):
         try:
             verdicts += judge.push("log", event)
+            if times[i + 1] > times[i]:     # everything at this instant is in
+                verdicts += judge.heard("log", times[i])
         except ValueError as e:
             raise LogError(line, str(e)) from None
     return verdicts + judge.finish()

@@ -41,9 +41,24 @@ Then, in any order (times are seconds on one clock):
       if it is still current); pause and resume; end ends the game; score,
       repeat and new-game change nothing in the log
 
+Goop logs ({"type":"game","game":"goop",...}; options: tie_window_ms,
+target (default 100)) take instead of deals and calls:
+
+  {"type":"shout","player":"cai","said":"goop","start":100.0,"end":100.4}
+      a "Goop!" shout; the first completed ends the hand (same tie rule)
+  {"type":"count","player":"ann","field":"centre","value":7,"at":105}
+      an end-of-hand number: field "centre" (0-52, +1 each) or "left" (cards
+      left in the Goop pile, 0-13, -2 each); a later one corrects it
+  {"type":"tally","at":112}
+      the count is done: score the hand (also done by the next hand's first
+      shout, or the end, once every number is in)
+and print "gooped", "hand" (points, totals, false_goop, pick_order, says_go,
+game_over) and "final" (scores, winner) objects; --all adds "counted",
+"ignored" and "note".
+
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
-types (round, final, judged, out, all-active, undone, paused, note) are
-skipped on input.
+types (round, final, judged, out, all-active, undone, paused, asked, note,
+gooped, ignored, counted, hand) are skipped on input.
 
 Output with --json, one object per line:
   {"type":"round","round":N,"top":"3S","winner":"ann"|null,"pile":K, ...}
@@ -53,10 +68,14 @@ Output with --json, one object per line:
       forfeit/draw), carried, call, rivals, tied, scores
   {"type":"final","scores":{"ann":5,"bob":3},"unclaimed":K,"rounds":N}
 With --json --all, also "judged" (one per call), "out", "all-active",
-"undone" and "paused" objects. Without --json: a readable line per decision, saying why.
+"undone", "paused" and "asked" objects. Without --json: a readable line per decision, saying why.
 
 Exit status: 0, or 2 for a log that cannot be read (the message names the line).
 """
+
+
+#: What --json prints without --all: the decisions, not every call.
+SUMMARY_TYPES = ("round", "final", "gooped", "hand")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -88,7 +107,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     for v in verdicts:
         if args.json:
             obj = encode_verdict(v)
-            if args.all or obj["type"] in ("round", "final"):
+            if args.all or obj["type"] in SUMMARY_TYPES:
                 print(dumps(obj), file=out)
         else:
             line = describe(v, window)

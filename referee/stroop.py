@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from .cards import Card, describe_call
-from .events import COMMANDS, Call, Command, Deal
+from .events import COMMANDS, Asked, Call, Command, Deal
 from .judge import first_to_finish
 
 
@@ -322,6 +322,8 @@ class StroopGame:
             return [Paused(self.paused, command.at)]
         if command.name == "end":
             return self.finish()
+        if command.name in ("score", "repeat", "new-game"):
+            return [Asked(command)]
         return []
 
     def _undo(self) -> list:

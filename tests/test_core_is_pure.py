@@ -4,20 +4,21 @@ sounddevice, pyttsx3 and numpy unavailable."""
 import subprocess
 import sys
 
-CORE = ["referee.cards", "referee.events", "referee.judge", "referee.stroop",
-        "referee.journal", "referee.games", "referee.replay", "referee.account"]
+CORE = ["referee.cards", "referee.events", "referee.judge", "referee.stroop", "referee.goop",
+        "referee.numbers", "referee.goop_count", "referee.journal", "referee.games",
+        "referee.replay", "referee.account", "referee.announce"]
 
 BLOCKER = """
 import sys
 class Block:
     def find_spec(self, name, path=None, target=None):
-        if name.split('.')[0] in {'vosk', 'sounddevice', 'pyttsx3', 'numpy', 'pocketsphinx'}:
+        if name.split('.')[0] in {'vosk', 'sounddevice', 'pyttsx3', 'numpy', 'pocketsphinx', 'rich'}:
             raise ImportError('blocked for this test: ' + name)
 sys.meta_path.insert(0, Block())
 import importlib
 for m in MODULES:
     importlib.import_module(m)
-leaked = sorted(n for n in sys.modules if n.split('.')[0] in {'vosk', 'sounddevice', 'pyttsx3', 'numpy', 'pocketsphinx', 'threading_extra'})
+leaked = sorted(n for n in sys.modules if n.split('.')[0] in {'vosk', 'sounddevice', 'pyttsx3', 'numpy', 'pocketsphinx', 'rich', 'threading'})
 print('OK', leaked)
 """
 
