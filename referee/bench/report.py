@@ -227,11 +227,26 @@ def render(records: list[dict], meta: dict) -> str:
     return "\n".join(L).rstrip() + "\n"
 
 
-def render_details(records: list[dict], meta: dict) -> str:
-    """Per-item failures and confusions, for whoever tunes the recogniser."""
+def render_details(records: list[dict], meta: dict, splits=SPLITS) -> str:
+    """Per-item failures and confusions of ``splits``, for whoever tunes the
+    recogniser, with a per-voice summary of every split."""
     L = ["# Hearing benchmark: details", "",
          f"`{meta['command']}` at {meta['date']}, engine {meta['engine']}.", ""]
+    rows = []
     for s in SPLITS:
+        sm = summary(_of(records, split=s))
+        if not _of(records, split=s):
+            continue
+        rows.append([s, *[_fmt_rate(*sm["accuracy"][x]) for x in SNR_ORDER], _fmt_rate(*sm["goop"]),
+                     _fmt_rate(*sm["false_accepts"]),
+                     "–" if sm["rtf"] is None else f"{sm['rtf']:.3f}", _ms(sm["p50"]), _ms(sm["p95"])])
+    L += _table(["Set", *[SNR_LABEL[x] for x in SNR_ORDER], "goop", "False accepts", "RTF",
+                 "Delay p50", "Delay p95"], rows) + [""]
+    pos = [r for r in records if r["category"] in ("call", "shout")]
+    by_voice = M.accuracy_by(pos, lambda r: f"{r['split']}|{r['voice']}")
+    rows = [[k.split("|")[1], k.split("|")[0], _fmt_rate(*by_voice[k])] for k in sorted(by_voice)]
+    L += ["Calls and goop per voice:", ""] + _table(["Voice", "Set", "Exact"], rows) + [""]
+    for s in splits:
         recs = _of(records, split=s)
         if not recs:
             continue

@@ -42,6 +42,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="BENCHMARKS.md", help="report to write (default: %(default)s)")
     p.add_argument("--details", metavar="FILE",
                    help="also write per-item failures and confusions to FILE (markdown)")
+    p.add_argument("--details-split", choices=("tuning", "held-out", "both"), default="tuning",
+                   help="whose items --details lists (default: %(default)s, so nobody tunes "
+                   "to the held-out voices)")
     p.add_argument("--results", metavar="FILE",
                    help="per-item results, one JSON object a line (default: in the corpus directory)")
     p.add_argument("--report-only", action="store_true",
@@ -115,7 +118,8 @@ def _run(args: argparse.Namespace) -> int:
     Path(args.out).write_text(text)
     print(f"referee bench: wrote {args.out} (results in {results})", file=sys.stderr)
     if args.details:
-        Path(args.details).write_text(report.render_details(records, meta))
+        splits = report.SPLITS if args.details_split == "both" else (args.details_split,)
+        Path(args.details).write_text(report.render_details(records, meta, splits))
     return 0
 
 
@@ -136,13 +140,16 @@ def _argv_for(args: argparse.Namespace) -> list[str]:
 
 
 def _open(args):
+    """The recogniser, loaded as ``referee transcribe`` loads it by default."""
     try:
-        from ..hearing.engine import EngineError, open_recogniser
+        from ..hearing.engine import DEFAULT_KINDS, EngineError, open_recogniser
+        from ..hearing.grammar import Grammar, GrammarError
     except ImportError as e:
         raise BenchError(f"the recogniser is not available: {e}") from None
     try:
-        return open_recogniser(engine=args.engine, model=args.model)
-    except EngineError as e:
+        grammar = Grammar.load("table").subset(DEFAULT_KINDS)
+        return open_recogniser(engine=args.engine, model=args.model, grammar=grammar)
+    except (EngineError, GrammarError) as e:
         raise BenchError(str(e)) from None
 
 
@@ -181,8 +188,12 @@ def check_against_grammar(items: list[corpus.Item], grammar) -> tuple[list[corpu
 
 def _engine_desc(recogniser, args) -> str:
     desc = getattr(recogniser, "description", None) or recogniser.name
-    if args.model:
-        desc += f", model {args.model}"
+    model = getattr(recogniser, "model_path", None) or args.model
+    if model:
+        desc += f", model {model}"
+    g = getattr(recogniser, "grammar", None)
+    if g is not None:
+        desc += f", grammar {getattr(g, 'name', '?')} ({', '.join(sorted(g.kinds))})"
     return desc
 
 
