@@ -52,6 +52,18 @@ def test_accuracy_and_false_accepts():
                                   ("ace of spades", "(nothing)"): 1}
 
 
+def test_word_confusions_say_which_part_went_wrong():
+    recs = [rec("nine of hearts", heard("five of hearts")),
+            rec("nine of spades", heard("five of spades")),
+            rec("two of spades", heard("two of diamonds")),
+            rec("ace of clubs", heard("eight of hearts")),
+            rec("ace of clubs", heard("ace of clubs"))]
+    assert M.word_confusions(recs) == {("rank", "nine", "five"): 2,
+                                       ("suit", "spades", "diamonds"): 1,
+                                       ("rank", "ace", "eight"): 1,
+                                       ("suit", "clubs", "hearts"): 1}
+
+
 def test_percentile_matches_linear_interpolation():
     assert M.percentile([], 50) is None
     assert M.percentile([3.0], 95) == 3.0

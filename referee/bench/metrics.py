@@ -157,3 +157,23 @@ def confusions(records: Iterable[dict]) -> Counter:
         heard = " + ".join(h["said"] for h in accepted(r)) or "(nothing)"
         c[(r["expect"], heard)] += 1
     return c
+
+
+def word_confusions(records: Iterable[dict]) -> Counter:
+    """('rank' | 'suit', said, heard) -> count over card calls heard as a
+    different card: which part of the card went wrong."""
+    c: Counter = Counter()
+    for r in records:
+        if r.get("category") != "call" or r.get("expect") is None:
+            continue
+        for h in accepted(r):
+            if h["kind"] != "call" or h["said"] == r["expect"]:
+                continue
+            said, heard = r["expect"].split(" of "), h["said"].split(" of ")
+            if len(said) != 2 or len(heard) != 2:
+                continue
+            if said[0] != heard[0]:
+                c[("rank", said[0], heard[0])] += 1
+            if said[1] != heard[1]:
+                c[("suit", said[1], heard[1])] += 1
+    return c

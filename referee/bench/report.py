@@ -253,6 +253,16 @@ def render_details(records: list[dict], meta: dict, splits=SPLITS) -> str:
         L += [f"## {s}", ""]
         out = Counter(M.outcome(r) for r in recs if r.get("expect") is not None)
         L += ["Positives: " + ", ".join(f"{k} {v}" for k, v in sorted(out.items())), ""]
+        missed = [r for r in recs if r.get("expect") is not None and M.outcome(r) == "missed"]
+        with_unknown = sum(1 for r in missed if r["heard"])
+        L += [f"Missed: {len(missed)}, of which {with_unknown} produced only 'unknown' "
+              f"utterances and {len(missed) - with_unknown} nothing at all.", ""]
+        words = M.word_confusions(recs)
+        for part in ("rank", "suit"):
+            rows = [[e, h, str(n)] for (p, e, h), n in words.most_common() if p == part][:15]
+            if rows:
+                L += [f"### Wrong {part}s in calls heard as another card", ""]
+                L += _table(["Said", "Heard", "Times"], rows) + [""]
         conf = M.confusions(recs)
         rows = [[e, h, str(n)] for (e, h), n in conf.most_common(40)]
         L += ["### Confusions", ""] + (_table(["Said", "Heard", "Times"], rows) if rows else ["None."]) + [""]
