@@ -135,3 +135,32 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
                  "--out", str(tmp_path / "B.md")]) == 2
     assert "not a results file" in capsys.readouterr().err
     assert main(["bench", "--block-ms", "0"]) == 2
+
+
+# The harness on the real recogniser --------------------------------------
+
+def test_harness_streams_an_item_through_the_real_recogniser(tmp_path):
+    from referee.bench import corpus
+    from referee.bench.run import check_against_grammar, measure
+    from referee.hearing.engine import DEFAULT_KINDS, open_recogniser
+    from referee.hearing.grammar import Grammar
+
+    grammar = Grammar.load("table").subset(DEFAULT_KINDS)
+    items = corpus.plan(1)
+    # Every command and call the corpus expects is one the product's grammar gives.
+    kept, skipped = check_against_grammar(items, grammar)
+    assert skipped == [] and len(kept) == len(items)
+    fake = corpus.Item(**{**corpus.asdict(items[0]), "text": "queen of the castle"})
+    assert check_against_grammar([fake], grammar)[0] == []
+
+    item = next(i for i in items if i.voice == "flite:kal16" and i.snr == "clean"
+                and i.category == "call")
+    [item] = corpus.build([item], tmp_path)
+    rec = measure(open_recogniser("pocketsphinx", grammar=grammar), item, tmp_path, 100)
+    assert rec["id"] == item.id and rec["expect"] == item.expect
+    assert 0 < rec["cpu"] and rec["duration"] == item.duration
+    for h in rec["heard"]:
+        # an event comes out at the end of a block, after the speech it reports
+        assert h["start"] < h["end"] <= h["emitted"] + 1e-6 <= rec["duration"] + 1e-6
+        assert h["flushed"] or round(h["emitted"] * 1000) % 100 == 0
+    assert M.outcome(rec) in ("correct", "extra", "wrong", "missed")
