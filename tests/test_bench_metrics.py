@@ -162,5 +162,6 @@ def test_harness_streams_an_item_through_the_real_recogniser(tmp_path):
     for h in rec["heard"]:
         # an event comes out at the end of a block, after the speech it reports
         assert h["start"] < h["end"] <= h["emitted"] + 1e-6 <= rec["duration"] + 1e-6
-        assert h["flushed"] or round(h["emitted"] * 1000) % 100 == 0
+        assert (h["flushed"] or round(h["emitted"] * 1000) % 100 == 0
+                or h["emitted"] == pytest.approx(rec["duration"], abs=1e-3))
     assert M.outcome(rec) in ("correct", "extra", "wrong", "missed")
