@@ -29,7 +29,7 @@ from ..cards import full_deck
 from . import mixing
 from .mixing import RATE
 
-VERSION = 1
+VERSION = 2
 """Bump when the plan or the mixing changes, so old caches are not reused."""
 
 SPLITS = ("tuning", "held-out")
@@ -307,7 +307,7 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0,
             effects = ["pitch", str(pitch)] if pitch else []
         else:
             raise CorpusError(f"unknown TTS engine: {voice.engine!r}")
-        _run(["sox", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer",
+        _run(["sox", "-R", "-D", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer",
               str(out), *effects], "sox")
         x = _read_mono16(out)
     finally:
