@@ -135,6 +135,17 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
                  "--out", str(tmp_path / "B.md")]) == 2
     assert "not a results file" in capsys.readouterr().err
     assert main(["bench", "--block-ms", "0"]) == 2
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps({"meta": {"command": "c", "date": "d", "machine": "m",
+                                            "engine": "e", "corpus": "c"}}) + "\n")
+    assert main(["bench", "--report-only", "--results", str(results),
+                 "--out", str(tmp_path / "B.md")]) == 2
+    assert "no items" in capsys.readouterr().err
+    with open(results, "a") as f:
+        f.write(json.dumps(rec("goop", heard("goop", kind="shout"))) + "\n")
+    assert main(["bench", "--report-only", "--results", str(results),
+                 "--out", str(tmp_path / "no" / "such" / "dir" / "B.md")]) == 2
+    assert "such" in capsys.readouterr().err
 
 
 # The harness on the real recogniser --------------------------------------

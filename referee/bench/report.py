@@ -221,6 +221,14 @@ def render(records: list[dict], meta: dict) -> str:
 
     L += ["## The corpus", ""]
     L += [meta.get("corpus_about", "")]
+    L += ["", "**Caveats.** The voices are synthetic: TTS speech is cleaner and more regular than "
+          "people at a table, so these figures are likely better than real use in some ways "
+          "(no accents beyond the TTS variants, no laughing, no overlapping calls) and worse in "
+          "others (robotic voices the acoustic model never saw). The end of speech is taken "
+          "where the signal falls 40 dB below its loudest 10 ms, so a soft final consonant "
+          "(the \"p\" of \"goop\") may end slightly later than the corpus says, which makes "
+          "delays look longer, not shorter. Each item is its own stream, so a recogniser "
+          "starts every item cold. CPU times are from a machine shared with other jobs."]
     if meta.get("skipped"):
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]

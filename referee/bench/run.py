@@ -62,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     except (BenchError, corpus.CorpusError) as e:
         print(f"referee bench: {e}", file=sys.stderr)
         return 2
+    except OSError as e:
+        print(f"referee bench: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -114,6 +117,8 @@ def _run(args: argparse.Namespace) -> int:
             f.write(json.dumps({"meta": meta}) + "\n")
             for r in records:
                 f.write(json.dumps(r) + "\n")
+    if not records:
+        raise BenchError(f"no items to report on ({results} holds none)")
     text = report.render(records, meta)
     Path(args.out).write_text(text)
     print(f"referee bench: wrote {args.out} (results in {results})", file=sys.stderr)
