@@ -108,7 +108,8 @@ def render(records: list[dict], meta: dict) -> str:
     L += [f"Targets are judged on the **{judged}** voices (voices, speakers, sentences and "
           "noise seeds that are not used for tuning). Accuracy is exact-phrase accuracy "
           "of the 52 card calls; the brackets give a 95 % confidence interval.", ""]
-    header = ["Metric", "Target", *present, "Target met?", "Out-of-the-box start"]
+    header = ["Metric", "Target", *present, "Target met?",
+              "Issue's out-of-the-box figure (its own corpus)"]
     rows = []
     for snr in SNR_ORDER:
         rows.append([f"Card calls, {SNR_LABEL[snr]}", f"≥ {ACCURACY_TARGETS[snr]:.0f} %",
