@@ -11,6 +11,8 @@ from . import __version__
 #: Subcommand name -> module that provides ``add_arguments(parser)`` and
 #: ``run(args) -> int``, plus a module docstring whose first line is the help.
 COMMANDS = {
+    "play": "referee.play_cmd",
+    "resume": "referee.resume_cmd",
     "replay": "referee.replay_cmd",
 }
 
