@@ -14,6 +14,7 @@ COMMANDS = {
     "play": "referee.play_cmd",
     "resume": "referee.resume_cmd",
     "replay": "referee.replay_cmd",
+    "listen": "referee.listen_cmd",
 }
 
 
