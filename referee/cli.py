@@ -14,6 +14,8 @@ COMMANDS = {
     "play": "referee.play_cmd",
     "resume": "referee.resume_cmd",
     "replay": "referee.replay_cmd",
+    "transcribe": "referee.transcribe_cmd",
+    "models": "referee.models_cmd",
     "listen": "referee.listen_cmd",
 }
 
