@@ -5,15 +5,14 @@ One recogniser stream per channel (one loaded model serves them all). Blocks who
 differs from the recogniser's are resampled on the way. Times stay on the source's shared
 clock: a channel's recogniser stream starts at the time of the channel's first block.
 
-Cross-talk: with one mic per player, a call is also picked up by the neighbours' mics. An
-utterance heard on channel *c* is compared with the level of every channel over the same
-span (:func:`referee.hearing.crosstalk` decides, when that module is present; see
-``_attribute``). If *c* is within ``margin_db`` of the loudest channel it is *c*'s own and is
-passed on at once. Otherwise it is a copy of the loudest channel's speech: it is dropped when
-that channel's recogniser reported an overlapping utterance of its own, and otherwise passed
-on as the loudest channel's (that recogniser missed it). Deciding a copy waits until every
-channel has been decoded ``hold`` seconds past its end. Two players calling at once each
-dominate their own mic, so both calls are kept.
+Cross-talk: with one mic per player, a call is also picked up by the neighbours' mics.
+:class:`referee.hearing.crosstalk.CrossTalk` (fed every channel's audio, at the recogniser's
+rate, on the shared clock) names the channel each utterance is loudest on. An utterance
+loudest on its own channel is passed on at once. Otherwise it is a copy: once every channel
+has been decoded ``hold`` seconds past its end, it is dropped if the loudest channel's
+recogniser reported an overlapping utterance of its own, and otherwise passed on as the
+loudest channel's (that recogniser missed it). Two players calling at once each dominate
+their own mic, so both calls are kept.
 
 Watermarks: ``Heard(stream, upto)`` promises that no later utterance of ``stream`` (the
 player's name, or ``ch<index>``) will have a start or end before ``upto``. With cross-talk
@@ -40,71 +39,45 @@ import numpy as np
 from .audio.blocks import AudioSource, Block, Channel
 from .audio.resampler import StreamResampler
 from .events import Heard, Utterance
+from .hearing.crosstalk import CrossTalk
 
 Event = Utterance | Heard
-
-
-class _Levels:
-    """The recent samples of one channel, to measure its level over a span."""
-
-    def __init__(self, keep_seconds: float = 30.0) -> None:
-        self.keep = keep_seconds
-        self.rate: int | None = None
-        self.base = 0  # sample index of _x[0]
-        self._x = np.zeros(0, np.float32)
-        self.end = 0.0  # seconds: how far audio has arrived
-
-    def add(self, block: Block) -> None:
-        if self.rate is None:
-            self.rate, self.base = block.rate, block.index
-        x = block.samples.astype(np.float32) / 32768.0
-        gap = block.index - (self.base + len(self._x))
-        if gap > 0:
-            x = np.concatenate([np.zeros(gap, np.float32), x])
-        elif gap < 0:
-            x = x[-gap:]
-        self._x = np.concatenate([self._x, x])
-        self.end = (self.base + len(self._x)) / self.rate
-        excess = len(self._x) - int(self.keep * self.rate)
-        if excess > self.rate:  # trim in chunks
-            self._x = self._x[excess:]
-            self.base += excess
-
-    def db(self, start: float, end: float) -> float:
-        """Mean power over [start, end] in dB full scale (-inf for silence or no audio)."""
-        if self.rate is None:
-            return -math.inf
-        i0 = max(0, int(start * self.rate) - self.base)
-        i1 = max(i0, min(len(self._x), int(math.ceil(end * self.rate)) - self.base))
-        if i1 <= i0:
-            return -math.inf
-        p = float(np.mean(np.square(self._x[i0:i1], dtype=np.float64)))
-        return 10 * math.log10(p) if p > 0 else -math.inf
 
 
 class Listener:
     """Turns ``source`` blocks into utterance and watermark events with ``recogniser``.
 
     ``crosstalk``: suppress copies of a call on other players' mics (only matters with
-    more than one channel). ``margin_db``: how far below the loudest channel an utterance's
-    own channel may be and still count as its own. ``hold``: seconds every channel must be
-    decoded past a suspected copy before it is decided.
+    more than one channel); ``crosstalk_options`` go to
+    :class:`~referee.hearing.crosstalk.CrossTalk`. ``hold``: seconds every channel must
+    be decoded past a suspected copy before it is decided.
     """
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
-                 margin_db: float = 6.0, hold: float = 0.25) -> None:
+                 hold: float = 0.25, **crosstalk_options: Any) -> None:
         self.source = source
         self.recogniser = recogniser
         self.channels: list[Channel] = list(source.channels)
         if not self.channels:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
-        self.margin_db = margin_db
         self.hold = hold
         self.rate = int(recogniser.rate)
         self._streams: dict[int, Any] = {}
         self._resamplers: dict[int, StreamResampler | None] = {}
-        self._levels = {c.index: _Levels() for c in self.channels}
+        n = len(self.channels)
+        self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels],
+                             **crosstalk_options) if self.crosstalk else None
+        # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
+        self._mix: list[list[np.ndarray]] = [[] for _ in range(n)]
+        self._mix_start: list[int | None] = [None] * n  # index of the first sample in _mix
+        self._mix_end: list[int] = [0] * n
+        self._ct_end: int | None = None  # samples: the cross-talk filter has audio to here
+        self._fed: dict[int, int] = {}  # samples fed to each recogniser stream
+        self._first: dict[int, int] = {}  # index (at self.rate) of each stream's sample 0
+        self.position = 0.0
+        """Seconds on the shared clock: the end of the latest block read (the audio clock
+        "now" for the live loop)."""
         self._pending: list[Utterance] = []  # suspected copies, waiting
         self._recent: list[Utterance] = []  # what each channel's recogniser reported
         self._sent: dict[str, float] = {}  # stream name -> last Heard sent
@@ -156,20 +129,62 @@ class Listener:
             s = self.recogniser.stream(start=block.start, channel=ch.index, player=ch.player,
                                        source=ch.source)
             self._streams[block.channel] = s
+            self._first[block.channel] = int(round(block.start * self.rate))
+            self._fed[block.channel] = 0
             self._resamplers[block.channel] = (
                 None if block.rate == self.rate else StreamResampler(block.rate, self.rate))
         return s
 
+    def clock(self) -> float:
+        """Seconds on the shared clock: how far the audio has been read."""
+        return self.position
+
     def _block(self, block: Block) -> list[Event]:
+        self.position = max(self.position, block.end)
         stream = self._stream(block)
-        self._levels[block.channel].add(block)
         rs = self._resamplers[block.channel]
         samples = block.samples if rs is None else _int16(rs.process(block.samples))
-        heard = stream.feed(samples) if len(samples) else []
+        heard = self._feed(block.channel, stream, samples)
         out = self._take(heard)
         out += self._decide(final=False)
         out += self._watermarks()
         return out
+
+    def _feed(self, ch: int, stream: Any, samples: np.ndarray) -> list[Utterance]:
+        if not len(samples):
+            return []
+        if self._ct is not None:
+            at = self._first[ch] + self._fed[ch]
+            if self._mix_start[ch] is None:
+                self._mix_start[ch] = at
+            self._mix[ch].append(samples)
+            self._mix_end[ch] = at + len(samples)
+            self._push_audio()
+        self._fed[ch] += len(samples)
+        return stream.feed(samples)
+
+    def _push_audio(self) -> None:
+        """Give the cross-talk filter the span every channel has audio for."""
+        if any(s is None for s in self._mix_start):
+            return
+        if self._ct_end is None:
+            self._ct_end = min(self._mix_start)
+            self._ct.first = self._ct_end
+        upto = min(self._mix_end)
+        if upto <= self._ct_end:
+            return
+        n = upto - self._ct_end
+        m = np.zeros((n, len(self._mix)), np.int16)
+        for c, pieces in enumerate(self._mix):
+            x = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+            i0 = self._mix_start[c]  # index of x[0]
+            lo = max(i0, self._ct_end)
+            m[lo - self._ct_end:, c] = x[lo - i0:upto - i0]
+            rest = x[upto - i0:]
+            self._mix[c] = [rest] if len(rest) else []
+            self._mix_start[c] = upto
+        self._ct.add_audio(m, self._ct_end)
+        self._ct_end = upto
 
     def _finish(self, end: float) -> list[Event]:
         heard: list[Utterance] = []
@@ -178,7 +193,7 @@ class Listener:
             if rs is not None:
                 tail = rs.flush()
                 if len(tail):
-                    heard += stream.feed(_int16(tail))
+                    heard += self._feed(ch, stream, _int16(tail))
             heard += stream.close()
         out = self._take(heard)
         out += self._decide(final=True)
@@ -205,17 +220,18 @@ class Listener:
         if not self._pending:
             return []
         decoded = self._decoded()
+        heard_to = (self._ct_end or 0) / self.rate  # the filter has every channel's audio
         out: list[Event] = []
         keep: list[Utterance] = []
         for u in self._pending:
-            if not final and min(lv.end for lv in self._levels.values()) < u.end:
+            if not final and heard_to < u.end:
                 keep.append(u)  # not all channels' audio is in yet
                 continue
             verdict = self._attribute(u, decoded, final)
             if verdict is None:
                 keep.append(u)
-            elif verdict is not False:
-                out.append(verdict)
+            else:
+                out += verdict
         self._pending = keep
         return out
 
@@ -225,20 +241,16 @@ class Listener:
             return 0.0
         return min(s.watermark for s in self._streams.values())
 
-    def _attribute(self, u: Utterance, decoded: float, final: bool) -> Utterance | bool | None:
-        """``u`` itself or re-attributed (pass it on), False (a copy: drop), None (wait)."""
-        levels = {c: lv.db(u.start, u.end) for c, lv in self._levels.items()}
-        loudest = max(levels, key=lambda c: levels[c])
-        if loudest == u.channel or levels[u.channel] >= levels[loudest] - self.margin_db:
-            return u
-        if not final and decoded < u.end + self.hold:
-            return None
-        for v in self._recent:
-            if v.channel == loudest and _overlap(u, v) > 0.3:
-                return False  # the loudest mic's recogniser has its own version
-        owner = self.channels[loudest]
-        return dataclasses.replace(u, channel=owner.index, player=owner.player,
-                                   source=owner.source)
+    def _attribute(self, u: Utterance, decoded: float, final: bool) -> list[Utterance] | None:
+        """What to pass on for ``u`` (itself, re-attributed, or nothing); None: wait."""
+        loudest = self._ct.loudest(u)
+        if loudest != u.channel:
+            if not final and decoded < u.end + self.hold:
+                return None
+            for v in self._recent:
+                if v.channel == loudest and _overlap(u, v) > 0.3:
+                    return []  # the loudest mic's recogniser has its own version
+        return self._ct.filter([u])
 
     def _watermarks(self) -> list[Event]:
         if len(self._streams) < len(self.channels):

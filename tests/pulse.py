@@ -302,7 +302,7 @@ class PulseServer:
             if not 0 <= channel < s.channels:
                 raise PulseError(f"sink {sink} has no channel {channel}")
             path = self._spread(path, s, channel)
-        cmd = ["paplay", f"--device={sink}", "--latency-msec=20", str(path)]
+        cmd = ["paplay", f"--device={sink}", str(path)]
         with wave.open(str(path), "rb") as w:
             if w.getnchannels() == s.channels:  # channel k of the file -> channel k
                 cmd.insert(2, f"--channel-map={','.join(s.channel_map)}")
