@@ -208,11 +208,15 @@ class VoskStream:
         self.fed = 0
         self.last_end = 0.0  # stream seconds: end of the last final result
         self.open = False
+        self._mark = start
 
     @property
     def watermark(self) -> float:
+        """Audio consumed; while Vosk holds a partial result, the end of the last
+        final one (the words in progress end later than that). Never goes back."""
         t = self.last_end if self.open else self.fed / self.engine.rate
-        return self.start + t
+        self._mark = max(self._mark, self.start + t)
+        return self._mark
 
     def feed(self, samples: np.ndarray) -> list[Utterance]:
         pcm = _as_int16(samples)
@@ -283,12 +287,15 @@ class SegmentStream:
         self.engine = engine
         self.start, self.channel, self.player, self.source = start, channel, player, source
         self.segmenter = Segmenter(engine.rate)
+        self._mark = start
 
     @property
     def watermark(self) -> float:
+        """Audio consumed, or the start of the segment being gathered."""
         since = self.segmenter.open_since
         n = self.segmenter.consumed if since is None else since
-        return self.start + n / self.engine.rate
+        self._mark = max(self._mark, self.start + n / self.engine.rate)
+        return self._mark
 
     def feed(self, samples: np.ndarray) -> list[Utterance]:
         out = []
