@@ -78,3 +78,13 @@ def pink(n: int, seed: int = 0) -> np.ndarray:
     spec[0] = 0
     x = np.fft.irfft(spec, n)
     return (x / np.abs(x).max() * 0.5).astype(np.float32)
+
+
+def speech_bounds(x: np.ndarray, rate: int = 16000, rel_db: float = -25.0) -> tuple[float, float]:
+    """Seconds of the first and last 10 ms frame within ``rel_db`` of the loudest."""
+    a = np.asarray(x, np.float64)
+    f = rate // 100
+    n = len(a) // f
+    e = 10 * np.log10(np.mean(a[: n * f].reshape(n, f) ** 2, axis=1) + 1e-12)
+    on = np.flatnonzero(e > e.max() + rel_db)
+    return on[0] / 100.0, (on[-1] + 1) / 100.0

@@ -29,6 +29,12 @@ DEFAULT_KINDS = ("call", "shout", "command")
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
 
+#: The phones of the CMU US English model, for the garbage loop.
+PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY P R S SH "
+          "T TH UH UW V W Y Z ZH").split()
+GARBAGE_PREFIX = "phone_"
+
+
 class EngineError(ValueError):
     """A recogniser that cannot be opened; the message says why and what to do."""
 
@@ -74,7 +80,7 @@ class PocketSphinx:
     rate = 16000
 
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
-                 dither: float = 3.0, **options) -> None:
+                 dither: float = 3.0, garbage: float = 0.0, **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -98,10 +104,27 @@ class PocketSphinx:
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
-        self.decoder.add_jsgf_string("grammar", self.grammar.jsgf(fillers=False))
+        self.decoder.add_jsgf_string("grammar", self._jsgf(float(garbage)))
         self.decoder.activate_search("grammar")
         self.dither = dither
         self._rng = np.random.default_rng(0)
+
+    def _jsgf(self, garbage: float) -> str:
+        """The grammar's phrases, and (``garbage`` > 0) a rival loop of single
+        phones with that weight: speech better explained by free phones than
+        by any phrase decodes to garbage and is reported as unknown."""
+        text = self.grammar.jsgf(fillers=False)
+        if garbage <= 0:
+            return text
+        for ph in PHONES:
+            w = GARBAGE_PREFIX + ph.lower()
+            if self.decoder.lookup_word(w) is None:
+                self.decoder.add_word(w, ph, False)
+        loop = " | ".join(GARBAGE_PREFIX + ph.lower() for ph in PHONES)
+        text = text.replace("public <utterance> = <phrase>;",
+                            f"<garbage> = {loop};\n"
+                            f"public <utterance> = /1/ <phrase> | /{garbage:g}/ <garbage>+;")
+        return text
 
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> SegmentStream:
@@ -185,11 +208,15 @@ class VoskStream:
         self.fed = 0
         self.last_end = 0.0  # stream seconds: end of the last final result
         self.open = False
+        self._mark = start
 
     @property
     def watermark(self) -> float:
+        """Audio consumed; while Vosk holds a partial result, the end of the last
+        final one (the words in progress end later than that). Never goes back."""
         t = self.last_end if self.open else self.fed / self.engine.rate
-        return self.start + t
+        self._mark = max(self._mark, self.start + t)
+        return self._mark
 
     def feed(self, samples: np.ndarray) -> list[Utterance]:
         pcm = _as_int16(samples)
@@ -260,12 +287,15 @@ class SegmentStream:
         self.engine = engine
         self.start, self.channel, self.player, self.source = start, channel, player, source
         self.segmenter = Segmenter(engine.rate)
+        self._mark = start
 
     @property
     def watermark(self) -> float:
+        """Audio consumed, or the start of the segment being gathered."""
         since = self.segmenter.open_since
         n = self.segmenter.consumed if since is None else since
-        return self.start + n / self.engine.rate
+        self._mark = max(self._mark, self.start + n / self.engine.rate)
+        return self._mark
 
     def feed(self, samples: np.ndarray) -> list[Utterance]:
         out = []

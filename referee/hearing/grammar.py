@@ -32,7 +32,7 @@ KINDS = ("call", "shout", "command", "number")
 GRAMMAR_DIR = Path(os.environ.get("REFEREE_GRAMMARS")
                    or Path(__file__).resolve().parents[2] / "grammars")
 
-_TOKEN = re.compile(r"[a-z0-9']+")
+_TOKEN = re.compile(r"[\w']+")
 
 
 class GrammarError(ValueError):

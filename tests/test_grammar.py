@@ -1,0 +1,133 @@
+"""Grammars are data: loading, matching text back, engine forms, broken files."""
+
+import json
+
+import pytest
+
+from referee.cards import Card, full_deck
+from referee.events import COMMANDS
+from referee.hearing.grammar import Grammar, GrammarError, Match, normalise
+from referee.numbers import parse_number
+
+
+@pytest.fixture(scope="module")
+def g():
+    return Grammar.load("table")
+
+
+def test_every_card_is_a_call_that_reads_back_as_that_card(g):
+    for card in full_deck():
+        m = g.match(card.spoken)
+        assert m == Match("call", card.spoken, card.spoken)
+        assert Card.parse(m.said) == card
+
+
+@pytest.mark.parametrize("text,said", [
+    ("Queen of Heart", "queen of hearts"),
+    ("ten of diamond", "ten of diamonds"),
+    ("  ACE   of spades. ", "ace of spades"),
+    ("<sil> king of clubs(2) [noise]", "king of clubs"),
+])
+def test_aliases_and_engine_markers(g, text, said):
+    assert g.match(text).said == said
+
+
+@pytest.mark.parametrize("text", [
+    "I have four hearts", "four hearts", "queen", "hearts", "of", "", "king me",
+    "queen of hearts please", "the queen of hearts", "group", "what time is it",
+])
+def test_near_misses_and_chatter_are_no_match(g, text):
+    assert g.match(text) is None
+
+
+def test_goop_and_its_stand_in(g):
+    assert g.match("goop") == Match("shout", "goop", "goop")
+    assert g.match("goo").said == "goop"  # a Vosk model without "goop" says "goo"
+    assert g.arpabet()["goop"] == ["G UW P"]
+
+
+def test_commands_are_ones_the_table_knows(g):
+    cmds = {p.said for p in g.phrases if p.kind == "command"}
+    assert cmds and all(c.replace(" ", "-") in COMMANDS for c in cmds)
+    assert g.match("referee score").said == "score"
+    assert g.match("what's the score").said == "score"
+    assert g.match("start a new game").said == "new game"
+    assert g.match("score") is None  # one short word is too easy to say in passing
+
+
+def test_numbers_and_corrections_parse_as_counts(g):
+    for n in range(53):
+        m = [p for p in g.phrases if p.kind == "number" and p.said == str(n)]
+        assert m, n
+        assert parse_number(g.match(" ".join(m[0].words)).said).value == n
+    assert g.match("none").said == "0"
+    assert parse_number(g.match("no twelve").said).correction is True
+
+
+def test_subset_and_kinds(g):
+    cards = g.subset({"call", "shout"})
+    assert cards.kinds == {"call", "shout"}
+    assert cards.match("referee score") is None and cards.match("goop")
+    assert g.subset(None) is g
+    with pytest.raises(GrammarError, match="unknown phrase kinds: spells"):
+        g.subset({"spells"})
+
+
+def test_jsgf_holds_each_phrase_once(g):
+    text = g.subset({"call", "shout"}).jsgf(fillers=False)
+    assert text.startswith("#JSGF V1.0;")
+    assert text.count("queen of hearts |") == 1 and "goop" in text
+    assert "public <utterance> = <phrase>;" in text
+    assert "<filler>+" in g.jsgf(fillers=True)
+
+
+def test_phrase_list_uses_stand_ins_for_missing_words(g):
+    vocab = set(g.words) - {"goop"} | {"goo", "um"}
+    phrases = g.subset({"shout", "call"}).phrase_list(vocab)
+    assert "goo" in phrases and "goop" not in phrases
+    assert "queen of hearts" in phrases and phrases[-1] == "[unk]"
+    assert "um" in phrases  # fillers the model knows
+    assert "goop" in g.subset({"shout"}).phrase_list(None)  # vocabulary unknown: as is
+
+
+def test_non_latin_words(tmp_path):
+    p = tmp_path / "ko.json"
+    p.write_text(json.dumps({"phrases": [{"kind": "call", "said": "학교", "say": ["학교"]}]},
+                            ensure_ascii=False), encoding="utf-8")
+    g = Grammar.load(p)
+    assert g.match("학교").said == "학교"
+    assert normalise("안녕, 학교!") == ("안녕", "학교")
+
+
+def test_templates_expand_options_and_alternatives():
+    g = Grammar.from_data({"lists": {"n": {"1": ["one"], "2": ["two", "a pair"]}},
+                           "phrases": [{"kind": "number", "said": "{n}",
+                                        "say": ["[just] {n} (card|cards)"]}]})
+    assert {" ".join(p.words) for p in g.phrases} >= {"one card", "just a pair cards"}
+    assert g.match("just two cards").said == "2"
+
+
+@pytest.mark.parametrize("content,why", [
+    ("{not json", "not valid JSON"),
+    ("[]", "needs an object with a 'phrases' list"),
+    ('{"phrases": [{"kind": "spell", "said": "x", "say": ["x"]}]}', "kind must be one of"),
+    ('{"phrases": [{"kind": "call", "said": "{r}", "say": ["{r}"]}]}', "unknown list 'r'"),
+    ('{"phrases": [{"kind": "call", "said": "", "say": ["x"]}]}', "'said' must be"),
+    ('{"phrases": [{"kind": "call", "said": "x", "say": []}]}', "'say' must be"),
+    ('{"phrases": [{"kind": "call", "said": "{q}", "say": ["x"]}]}', "needs slot"),
+    ('{"phrases": []}', "no phrases"),
+    ('{"lists": {"r": ["a"]}, "phrases": [{"kind": "call", "said": "x", "say": ["x"]}]}',
+     "'lists' must map"),
+])
+def test_broken_grammar_files_raise_grammar_error_naming_the_file(tmp_path, content, why):
+    p = tmp_path / "broken.json"
+    p.write_text(content)
+    with pytest.raises(GrammarError, match=why) as e:
+        Grammar.load(p)
+    assert "broken.json" in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_missing_grammar_names_the_file():
+    with pytest.raises(GrammarError, match="nosuch.json: no such grammar file"):
+        Grammar.load("nosuch")
