@@ -188,6 +188,10 @@ def render(records: list[dict], meta: dict) -> str:
             cells.append(f"{_fmt_rate(*fa)}; other {other}")
         rows.append([cat, *cells])
     L += _table(["Negatives", *present], rows) + [""]
+    rows = [[SNR_LABEL[snr], *[_fmt_rate(*M.false_accepts(_of(records, split=s, snr=snr)))
+                               for s in present]] for snr in SNR_ORDER]
+    L += ["Per SNR (noise-only items by their noise level against a −20 dBFS talker):", ""]
+    L += _table(["SNR", *present], rows) + [""]
 
     L += ["## Speed and delay", ""]
     rows = []
