@@ -88,3 +88,28 @@ def speech_bounds(x: np.ndarray, rate: int = 16000, rel_db: float = -25.0) -> tu
     e = 10 * np.log10(np.mean(a[: n * f].reshape(n, f) ** 2, axis=1) + 1e-12)
     on = np.flatnonzero(e > e.max() + rel_db)
     return on[0] / 100.0, (on[-1] + 1) / 100.0
+
+
+_CACHE: dict = {}
+
+
+def corpus(directory: Path, phrases: dict[str, str]) -> dict[str, np.ndarray]:
+    """name -> float32 16 kHz speech, for ``{name: 'voice|text'}``, synthesised once
+    per test session (kept in ``directory``)."""
+    out = {}
+    for name, spec in phrases.items():
+        key = (str(directory), name, spec)
+        if key not in _CACHE:
+            voice, text = spec.split("|", 1)
+            _CACHE[key] = load(synth(text, Path(directory) / f"{len(_CACHE)}.wav", voice))
+        out[name] = _CACHE[key]
+    return out
+
+
+def recogniser(engine: str = "pocketsphinx", **kw):
+    """One loaded recogniser per engine and options for the whole session."""
+    from referee.hearing.engine import open_recogniser
+    key = ("rec", engine, tuple(sorted(kw.items())))
+    if key not in _CACHE:
+        _CACHE[key] = open_recogniser(engine, **kw)
+    return _CACHE[key]

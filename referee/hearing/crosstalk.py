@@ -3,9 +3,9 @@ neighbours' microphones, 10 to 20 dB down. Each utterance is given to the
 channel where it is loudest, and its copies on the other channels dropped.
 
 A heard utterance on channel *c* is a copy from channel *k* when, over the
-utterance's time span, *k* is clearly louder (``margin_db``) and its sound
-envelope follows the same shape (correlation ``min_correlation``), or *k* is
-louder by ``copy_db`` whatever the shape. A copy is moved to the loudest
+utterance's time span, *k* is clearly louder (``margin_db``) and *c*'s signal is a scaled, delayed copy of *k*'s
+(normalised cross-correlation within 5 ms at least ``min_correlation``), or *k*
+is louder by ``copy_db`` whatever the shape. A copy is moved to the loudest
 channel (so a call that only the neighbour's recogniser caught still counts
 for the right player), and dropped if that channel already has the same
 phrase overlapping it. The same :class:`CrossTalk` serves whole files
@@ -25,8 +25,8 @@ from ..events import Utterance
 
 class CrossTalk:
     def __init__(self, rate: int, channels: int, players: Sequence[str | None] | None = None,
-                 keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 8.0,
-                 min_correlation: float = 0.6) -> None:
+                 keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 9.0,
+                 min_correlation: float = 0.5) -> None:
         self.rate, self.channels = rate, channels
         self.players = list(players) if players else [None] * channels
         self.keep = int(keep * rate)
@@ -75,9 +75,8 @@ class CrossTalk:
             louder = energy[k] - energy[own]
             if louder < self.margin_db or energy[k] <= best_db:
                 continue
-            le, lo = np.log(env[:, k]), np.log(env[:, own])
-            corr = float(np.corrcoef(le, lo)[0, 1]) if n > 2 else 0.0
-            if louder >= self.copy_db or corr >= self.min_corr:
+            if louder >= self.copy_db or _similarity(span[:, own], span[:, k],
+                                                      self.rate // 200) >= self.min_corr:
                 best, best_db = k, energy[k]
         return best
 
@@ -98,6 +97,18 @@ class CrossTalk:
         horizon = (self.first / self.rate) - 1.0
         self.accepted = [v for v in self.accepted if v.end >= horizon]
         return out
+
+
+def _similarity(a: np.ndarray, b: np.ndarray, max_lag: int) -> float:
+    """Largest normalised cross-correlation of two signals within +-max_lag
+    samples: near 1 when ``a`` is a scaled, delayed copy of ``b``."""
+    na, nb = np.linalg.norm(a), np.linalg.norm(b)
+    if na == 0 or nb == 0:
+        return 0.0
+    size = 1 << int(np.ceil(np.log2(len(a) + len(b))))
+    c = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
+    lags = np.concatenate([c[: max_lag + 1], c[-max_lag:]])
+    return float(np.abs(lags).max() / (na * nb))
 
 
 def attribute(utterances: Iterable[Utterance], audio: np.ndarray, rate: int,

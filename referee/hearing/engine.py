@@ -80,7 +80,9 @@ class PocketSphinx:
     rate = 16000
 
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
-                 dither: float = 3.0, garbage: float = 0.0, **options) -> None:
+                 dither: float = 3.0, garbage: float = 0.0, fillers: int = 0,
+                 decoys: bool = False, chatter_weight: float = 1.0, max_outside: float = 9.0,
+                 **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -100,20 +102,27 @@ class PocketSphinx:
             if self.decoder.lookup_word(word) is None:
                 self.decoder.add_word(word, prons[0], False)
                 self.added.append(word)
-        missing = [w for w in self.grammar.words if self.decoder.lookup_word(w) is None]
+        self.fillers, self.decoys, self.chatter_weight = int(fillers), bool(decoys), chatter_weight
+        needed = set(self.grammar.words)
+        if fillers:
+            needed |= set(self.grammar.fillers)
+        if decoys:
+            needed |= set(self.grammar.decoy_words)
+        missing = sorted(w for w in needed if self.decoder.lookup_word(w) is None)
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
         self.decoder.add_jsgf_string("grammar", self._jsgf(float(garbage)))
         self.decoder.activate_search("grammar")
         self.dither = dither
+        self.max_outside = max_outside
         self._rng = np.random.default_rng(0)
 
     def _jsgf(self, garbage: float) -> str:
         """The grammar's phrases, and (``garbage`` > 0) a rival loop of single
         phones with that weight: speech better explained by free phones than
         by any phrase decodes to garbage and is reported as unknown."""
-        text = self.grammar.jsgf(fillers=False)
+        text = self.grammar.jsgf(self.fillers, self.decoys, self.chatter_weight)
         if garbage <= 0:
             return text
         for ph in PHONES:
@@ -314,14 +323,52 @@ class SegmentStream:
         if not words:
             return []
         t0 = self.start + seg.first / self.engine.rate
-        start, end = t0 + words[0][1], t0 + words[-1][2]
+        a, b = _trim(seg.samples, self.engine.rate, words[0][1], words[-1][2])
+        start, end = float(t0 + a), float(t0 + b)
         said = " ".join(w for w, _, _ in words)
         m = self.engine.grammar.match(said)
-        if m is None or not _plausible(words):
+        outside = _speech_outside(seg.samples, self.engine.rate, a, b)
+        if m is None or not _plausible(words) or outside > self.engine.max_outside:
             return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
                               self.source)]
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
                           self.source)]
+
+
+def _trim(x: np.ndarray, rate: int, start: float, end: float) -> tuple[float, float]:
+    """Tighten a phrase's start and end (seconds in ``x``) to the loud part:
+    decoders stretch the edge words over trailing noise or breath."""
+    f = rate // 100
+    n = len(x) // f
+    if n < 3:
+        return start, end
+    e = 10 * np.log10(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1.0)
+    i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
+    if j - i < 3:
+        return start, end
+    floor, peak = np.percentile(e, 10), e[i:j].max()
+    thr = max(peak - 35.0, floor + 0.4 * (peak - floor))
+    on = np.flatnonzero(e[i:j] >= thr)
+    if not len(on):
+        return start, end
+    return (i + on[0]) / 100.0, (i + on[-1] + 1) / 100.0
+
+
+def _speech_outside(x: np.ndarray, rate: int, start: float, end: float) -> float:
+    """Seconds of loud sound in ``x`` outside [start, end] (plus 100 ms either
+    side): speech the phrase does not account for ("I have" before "four of
+    hearts") that the decoder put down as silence."""
+    f = rate // 100
+    n = len(x) // f
+    e = 10 * np.log10(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1.0)
+    i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
+    if j - i < 3:
+        return 0.0
+    floor, peak = np.percentile(e, 10), e[i:j].max()
+    thr = max(peak - 25.0, floor + 0.6 * (peak - floor))
+    loud = e >= thr
+    loud[max(0, i - 10):min(n, j + 10)] = False
+    return float(loud.sum()) / 100.0
 
 
 def _plausible(words: list[tuple[str, float, float]]) -> bool:

@@ -112,6 +112,12 @@ class Grammar:
     phrases: tuple[Phrase, ...]
     fillers: tuple[str, ...] = ()
     pronunciations: dict = field(default_factory=dict)
+    decoys: tuple[tuple[str, ...], ...] = ()
+    """Word sequences that sound like phrases but are not (never matched)."""
+    templates: tuple[tuple[str, str], ...] = ()
+    """(kind, template) of every phrase, and ('decoy', template): for compact
+    engine grammars."""
+    lists: dict = field(default_factory=dict)
     _index: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -177,7 +183,16 @@ class Grammar:
         if not isinstance(prons, dict) or not all(isinstance(v, dict) for v in prons.values()):
             raise GrammarError(f"{where}: 'pronunciations' must map words to objects")
         fill = tuple(dict.fromkeys(w for f in fillers for w in normalise(f)))
-        return cls(name, tuple(phrases), fill, prons)
+        decoys = data.get("decoys", [])
+        if not isinstance(decoys, list) or not all(isinstance(d, str) for d in decoys):
+            raise GrammarError(f"{where}: 'decoys' must be a list of templates")
+        real = {p.words for p in phrases}
+        dec = tuple(dict.fromkeys(w for t in decoys for w, _ in _expand(t, lists, where)
+                                  if w not in real))
+        templates = tuple((e["kind"], t) for e in data["phrases"]
+                          for t in ([e["say"]] if isinstance(e["say"], str) else e["say"]))
+        templates += tuple(("decoy", t) for t in decoys)
+        return cls(name, tuple(phrases), fill, prons, dec, templates, lists)
 
     # Views ----------------------------------------------------------------
     def subset(self, kinds: Iterable[str] | None = None) -> Grammar:
@@ -189,7 +204,9 @@ class Grammar:
         if bad:
             raise GrammarError(f"unknown phrase kinds: {', '.join(sorted(bad))}")
         return Grammar(self.name, tuple(p for p in self.phrases if p.kind in ks),
-                       self.fillers, self.pronunciations)
+                       self.fillers, self.pronunciations, self.decoys,
+                       tuple(t for t in self.templates if t[0] in ks or t[0] == "decoy"),
+                       self.lists)
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -225,19 +242,57 @@ class Grammar:
         """Extra PocketSphinx dictionary entries: word -> pronunciations."""
         return {w: list(p["arpabet"]) for w, p in self.pronunciations.items() if "arpabet" in p}
 
-    def jsgf(self, fillers: bool = True, filler_weight: float = 1.0) -> str:
-        """A JSGF grammar: one phrase, or (with ``fillers``) a run of filler words
-        that stands for chatter and is thrown away."""
-        alts = sorted({" ".join(p.words) for p in self.phrases})
+    def jsgf(self, fillers: int = 0, decoys: bool = False, weight: float = 1.0) -> str:
+        """A JSGF grammar: one phrase; or a rival branch (weight ``weight``
+        against 1) of a decoy, or of 1 to ``fillers`` filler words, which
+        stands for chatter and is thrown away. Slots stay rules, so the
+        grammar stays small (52 cards are ``<rank> of <suit>``)."""
+        used: set[str] = set()
+
+        def rule(template: str) -> str:
+            parts = re.findall(r"\([^)]*\)|\[[^\]]*\]|\{[^}]*\}|[^\s()\[\]{}]+", template)
+            out = []
+            for p in parts:
+                if p.startswith("{"):
+                    used.add(p[1:-1])
+                    out.append(f"<slot_{p[1:-1]}>")
+                elif p.startswith("["):
+                    out.append("[" + " ".join(normalise(p[1:-1])) + "]")
+                elif p.startswith("("):
+                    out.append("(" + " | ".join(" ".join(normalise(x))
+                                                 for x in p[1:-1].split("|")) + ")")
+                else:
+                    out.append(" ".join(normalise(p)))
+            return " ".join(o for o in out if o)
+
+        if self.templates:
+            alts = sorted({rule(t) for k, t in self.templates if k != "decoy"})
+        else:
+            alts = sorted({" ".join(p.words) for p in self.phrases})
         lines = ["#JSGF V1.0;", f"grammar {re.sub(r'[^A-Za-z0-9_]', '_', self.name)};",
                  "<phrase> = " + " | ".join(alts) + ";"]
+        rivals = []
+        if decoys:
+            ds = sorted({rule(t) for k, t in self.templates if k == "decoy"})
+            if ds:
+                lines.append("<decoy> = " + " | ".join(ds) + ";")
+                rivals.append("<decoy>")
         if fillers and self.fillers:
             lines.append("<filler> = " + " | ".join(self.fillers) + ";")
-            w = float(filler_weight)
-            lines.append(f"public <utterance> = /1/ <phrase> | /{w:g}/ <filler>+;")
+            rivals.append("<filler>" + " [<filler>]" * (int(fillers) - 1))
+        for name in sorted(used):
+            says = sorted({" ".join(normalise(x)) for v in self.lists[name].values() for x in v})
+            lines.append(f"<slot_{name}> = " + " | ".join(says) + ";")
+        if rivals:
+            lines.append(f"<chatter> = {' | '.join(rivals)};")
+            lines.append(f"public <utterance> = /1/ <phrase> | /{float(weight):g}/ <chatter>;")
         else:
             lines.append("public <utterance> = <phrase>;")
         return "\n".join(lines) + "\n"
+
+    @property
+    def decoy_words(self) -> tuple[str, ...]:
+        return tuple(sorted({w for d in self.decoys for w in d}))
 
     def phrase_list(self, vocabulary: Iterable[str] | None = None,
                     fillers: bool = True) -> list[str]:

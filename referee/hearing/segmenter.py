@@ -4,7 +4,7 @@ A :class:`Segmenter` takes int16 mono samples in blocks of any size and hands
 back :class:`Segment` s: the samples of one stretch of speech with a little
 audio either side, and the index of its first sample. Decisions are made per
 30 ms frame by the WebRTC voice-activity detector that ships with
-PocketSphinx, with an adaptive energy gate on top so that steady background
+PocketSphinx, with an energy gate over the noise floor on top so that steady background
 noise does not hold a segment open.
 """
 
@@ -37,7 +37,7 @@ class Segmenter:
 
     def __init__(self, rate: int = 16000, frame_ms: int = 30, lead_in: float = 0.3,
                  hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
-                 max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 6.0) -> None:
+                 max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0) -> None:
         from pocketsphinx import Vad
 
         self.rate = rate
@@ -56,7 +56,8 @@ class Segmenter:
         self.current_first = 0
         self.current_speech = 0
         self.silent_run = 0
-        self.noise = None  # running noise-floor power
+        self.noise = 1.0  # noise-floor power
+        self.powers: deque = deque(maxlen=int(4.0 * rate / self.frame))
 
     @property
     def in_speech(self) -> bool:
@@ -74,16 +75,16 @@ class Segmenter:
 
     def _is_speech(self, f: np.ndarray) -> bool:
         p = float(np.mean(f.astype(np.float64) ** 2)) + 1.0
-        if self.noise is None:
-            self.noise = p
+        self.powers.append(p)
+        # The floor: a low percentile of the last few seconds of frame powers,
+        # which a call of a second or two does not move.
+        self.noise = float(np.percentile(self.powers, 20))
         voiced = self.vad.is_speech(f.tobytes())
-        loud = p > self.noise * self.margin
-        # Track the floor: fast down, slow up (only outside speech).
-        if p < self.noise:
-            self.noise = 0.7 * self.noise + 0.3 * p
-        elif not voiced or not loud:
-            self.noise = 0.995 * self.noise + 0.005 * p
-        return voiced and loud
+        if self.current is not None:
+            # Hysteresis: inside speech, a voiced frame a little above the floor
+            # (a weak final fricative) or any clearly loud frame keeps it going.
+            return p > self.noise * self.margin or (voiced and p > self.noise * self.margin ** 0.5)
+        return voiced and p > self.noise * self.margin
 
     def feed(self, samples: np.ndarray) -> list[Segment]:
         out: list[Segment] = []

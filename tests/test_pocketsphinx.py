@@ -1,0 +1,128 @@
+"""The PocketSphinx adapter with its bundled English model, on speech
+synthesised by three TTS engines during the test."""
+
+import numpy as np
+import pytest
+
+from referee.audio.wav import to_int16
+from referee.hearing.engine import PocketSphinx, open_recogniser
+from speech import corpus, mix_snr, pad, pink, recogniser, speech_bounds
+
+CALLS = {
+    "qh-flite": ("flite:slt|queen of hearts", "call", "queen of hearts"),
+    "7c-festival": ("festival:cmu_us_slt_arctic_hts|seven of clubs", "call", "seven of clubs"),
+    "2d-flite": ("flite:awb|two of diamonds", "call", "two of diamonds"),
+    "as-espeak": ("espeak:en-us|ace of spades", "call", "ace of spades"),
+    "goop-flite": ("flite:slt|goop", "shout", "goop"),
+    "score-festival": ("festival:kal_diphone|what's the score", "command", "score"),
+}
+CHATTER = {
+    "time": "flite:slt|what time is it",
+    "turn": "festival:cmu_us_slt_arctic_hts|is it my turn",
+    "close": "flite:awb|that was close",
+}
+
+
+@pytest.fixture(scope="session")
+def ps():
+    return recogniser("pocketsphinx")
+
+
+@pytest.fixture(scope="session")
+def speech(tmp_path_factory):
+    d = tmp_path_factory.mktemp("ps")
+    return corpus(d, {k: v[0] for k, v in CALLS.items()} | CHATTER)
+
+
+def run(stream, x, block=1600):
+    pcm = to_int16(x)
+    got = []
+    for i in range(0, len(pcm), block):
+        got += stream.feed(pcm[i:i + block])
+    return got + stream.close()
+
+
+def test_default_engine_without_a_model_is_pocketsphinx(tmp_path, monkeypatch):
+    from referee.hearing import engine as engine_mod
+    monkeypatch.delenv("REFEREE_VOSK_MODEL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine_mod, "MODELS_DIR", tmp_path / "none")
+    assert find_default() == "pocketsphinx"
+
+
+def find_default():
+    from referee.hearing.engine import find_vosk_model
+    return "vosk" if find_vosk_model() else "pocketsphinx"
+
+
+def test_goop_is_in_the_dictionary(ps):
+    assert ps.decoder.lookup_word("goop") is not None
+    assert ps.rate == 16000 and ps.name == "pocketsphinx"
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+@pytest.mark.parametrize("lead", ["digital-silence", "noise"])
+def test_calls_heard_after_silent_and_noisy_lead_ins(ps, speech, name, lead):
+    x = speech[name]
+    noise = 0.0 if lead == "digital-silence" else 0.003
+    y = pad(x, 2.0, 1.0, noise=noise)  # two seconds of lead-in before the call
+    got = [u for u in run(ps.stream(start=10.0, channel=1, player="bob", source="f"), y)
+           if u.kind != "unknown"]
+    _, kind, said = CALLS[name]
+    assert [(u.kind, u.said) for u in got] == [(kind, said)]
+    u = got[0]
+    a, b = speech_bounds(x, rel_db=-25)
+    assert abs(u.start - (12.0 + a)) < 0.15
+    assert abs(u.end - (12.0 + b)) < 0.15
+    assert (u.channel, u.player, u.source) == (1, "bob", "f")
+
+
+def test_two_calls_in_one_stream_in_noise(ps, speech):
+    x = np.concatenate([pad(speech["qh-flite"], 0.5, 0.8), pad(speech["7c-festival"], 0, 0.8)])
+    y = mix_snr(x, pink(len(x), seed=3), 20)
+    got = [u for u in run(ps.stream(), y) if u.kind != "unknown"]
+    assert [u.said for u in got] == ["queen of hearts", "seven of clubs"]
+    assert got[0].end < got[1].start
+
+
+@pytest.mark.parametrize("name", list(CHATTER))
+def test_chatter_never_becomes_a_card(ps, speech, name):
+    got = run(ps.stream(), pad(speech[name], 0.5, 0.8))
+    assert not [u for u in got if u.kind in ("call", "shout")]
+
+
+def test_silence_and_noise_alone_give_nothing(ps):
+    assert run(ps.stream(), np.zeros(3 * 16000, np.float32)) == []
+    noise = pink(3 * 16000, seed=5) * 0.05
+    assert [u for u in run(ps.stream(), noise) if u.kind != "unknown"] == []
+
+
+def test_watermark_holds_at_speech_start_until_decoded(ps, speech):
+    s = ps.stream(start=5.0)
+    x = to_int16(pad(speech["qh-flite"], 1.0, 1.0))
+    marks, seen = [], []
+    for i in range(0, len(x), 800):
+        seen += s.feed(x[i:i + 800])
+        marks.append((s.watermark, bool(seen)))
+    seen += s.close()
+    assert [u.said for u in seen] == ["queen of hearts"]
+    # Before the call is out, never past its end, nor much past its start (voice
+    # activity is detected a few frames into the first word); always onwards.
+    assert all(m <= seen[0].start + 0.15 for m, out in marks if not out)
+    assert [m for m, _ in marks] == sorted(m for m, _ in marks)
+    assert marks[-1][0] > seen[0].end
+
+
+def test_int16_only(ps):
+    with pytest.raises(TypeError, match="int16"):
+        ps.stream().feed(np.zeros(100, np.float32))
+
+
+def test_engine_is_forced_and_unknown_words_are_refused(tmp_path):
+    from referee.hearing.engine import EngineError
+    from referee.hearing.grammar import Grammar
+    g = Grammar.from_data({"phrases": [{"kind": "shout", "said": "x",
+                                        "say": ["zyxxyq"]}]})
+    with pytest.raises(EngineError, match="zyxxyq"):
+        PocketSphinx(g)
+    assert open_recogniser("pocketsphinx").name == "pocketsphinx"
