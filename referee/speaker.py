@@ -284,6 +284,22 @@ def default_voice(rate: int = DEFAULT_RATE, voice: str | None = None) -> Voice |
     return None
 
 
+def trim_silence(audio: Audio, level: float = 0.005, keep: float = 0.03) -> Audio:
+    """``audio`` without the silence a voice puts before and after the speech
+    (espeak-ng adds ~0.35 s at the end), keeping ``keep`` seconds either side,
+    so an announcement's start and end are those of its speech. ``level`` is
+    a fraction of full scale."""
+    import numpy as np
+
+    x = np.frombuffer(audio.samples, "<i2")
+    loud = np.flatnonzero(np.abs(x) > level * 32768)
+    if len(loud) == 0:
+        return audio
+    pad = round(keep * audio.rate)
+    a, b = max(0, loud[0] - pad), min(len(x), loud[-1] + 1 + pad)
+    return Audio(x[a:b].tobytes(), audio.rate)
+
+
 class CommandPlayer:
     """Plays audio with ``paplay`` (PulseAudio), falling back to ``aplay``
     (ALSA), and checks that it worked. ``device`` is a PulseAudio sink name
@@ -298,6 +314,12 @@ class CommandPlayer:
         if program == "paplay":
             return ["paplay"] + ([f"--device={self.device}"] if self.device else []) + [path]
         return ["aplay", "-q"] + (["-D", self.device] if self.device else []) + [path]
+
+    def start(self) -> None:
+        """Play a moment of silence: raise :class:`PlaybackError` now if there
+        is no output, and wake the audio server (the first stream to a sink
+        can start ~0.8 s late; later ones start within milliseconds)."""
+        self.play(Audio(b"\0\0" * 1600, 16000), threading.Event(), lambda: None)
 
     def play(self, audio: Audio, stop: threading.Event, started: Callable[[], None]) -> bool:
         """Play ``audio`` to the end, or until ``stop`` is set (then return
@@ -479,7 +501,7 @@ class Speaker:
     ``rate``, closed with the speaker; a voice passed in stays the caller's). ``clock``: the audio clock, seconds (default: seconds since
     this speaker was made, a stand-in when the caller has no audio clock).
     ``device``: the PulseAudio sink to play to. ``player``: something with
-    :meth:`CommandPlayer.play` (default :class:`CommandPlayer`)."""
+    the methods of :class:`CommandPlayer` (default: one for ``device``)."""
 
     def __init__(self, to: str | os.PathLike | None = "speakers", *, text: TextIO | None = None,
                  voice: Voice | None | str = "default", clock: Callable[[], float] | None = None,
@@ -630,9 +652,16 @@ class Speaker:
                 self._problem(f"voice failed ({e}); this announcement is printed only")
             return None
         self._voice_failures = 0
-        return audio
+        return trim_silence(audio)
 
     def _work(self) -> None:
+        if self._player is not None:
+            try:
+                self._player.start()
+            except PlaybackError as e:
+                self._no_output(e)
+            except Exception as e:  # noqa: BLE001
+                self._no_output(PlaybackError(f"{type(e).__name__}: {e}"))
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: self._queue)
@@ -665,6 +694,11 @@ class Speaker:
             item, start, _ = self._timeline.current
             self._record(item.n, start=start)
 
+    def _no_output(self, e: Exception) -> None:
+        self._problem(f"no audio output ({e}); announcements are printed only from now on")
+        self._player.close()
+        self._player = None
+
     def _speak_live(self, item: _Item) -> None:
         audio = self._render(item)
         self._print(item)
@@ -679,9 +713,7 @@ class Speaker:
             finished = self._player.play(
                 audio, self._interrupt, lambda: self._record(item.n, start=self.clock()))
         except PlaybackError as e:
-            self._problem(f"no audio output ({e}); announcements are printed only from now on")
-            self._player.close()
-            self._player = None
+            self._no_output(e)
             self._record(item.n, start=None)
             return
         finally:
