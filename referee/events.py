@@ -48,6 +48,64 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Shout:
+    """A player shouted (Goop's "Goop!")."""
+
+    player: str
+    said: str
+    start: float
+    """Seconds: when the shout began."""
+    end: float
+    """Seconds: when it was completed; it takes effect then."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number a player reported in an end-of-hand count (Goop)."""
+
+    player: str
+    field: str
+    """``'centre'`` (cards in the centre) or ``'left'`` (cards left in the Goop pile)."""
+    value: int
+    at: float
+    """Seconds: when it was heard (or typed)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The count is done: score the hand."""
+
+    at: float
+    """Seconds."""
+
+
+#: Commands the players can give by voice. ``undo``, ``pause``, ``resume`` and
+#: ``end`` change the game; ``score``, ``repeat`` and ``new-game`` are for the
+#: shell (it journals them too, so the log shows what was asked).
+COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end")
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command given at the table, by voice or keyboard."""
+
+    name: str
+    """One of :data:`COMMANDS`."""
+    at: float
+    """Seconds: when it was completed."""
+    player: str | None = None
+    """Who gave it, when known."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A verdict: a command for the shell (score, repeat, new-game) has come
+    up in time order, after every event before it was judged."""
+
+    command: Command
+
+
+@dataclass(frozen=True)
 class Heard:
     """A watermark: ``stream`` has reported every event whose time is at or
     before ``upto``, so no later report from it can end earlier.

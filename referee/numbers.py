@@ -1,0 +1,62 @@
+"""Spoken numbers for counts: "twelve", "forty two", "none", "no, twelve".
+
+>>> parse_number("forty two")
+Number(value=42, correction=False)
+>>> parse_number("no, twelve")
+Number(value=12, correction=True)
+>>> parse_number("seven of hearts") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+UNITS = {
+    "zero": 0, "none": 0, "nothing": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4,
+    "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+    "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+CORRECTION_WORDS = ("no", "nope", "correction", "sorry")
+
+_WORD = re.compile(r"[a-z]+|\d+")
+
+
+@dataclass(frozen=True)
+class Number:
+    value: int
+    correction: bool = False
+    """Said as a correction ("no, twelve")."""
+
+
+def parse_number(text: str) -> Number | None:
+    """The number ``text`` says, from 0 to 59; None when it says something else."""
+    words = _WORD.findall(text.lower())
+    correction = False
+    while words and words[0] in CORRECTION_WORDS:
+        correction = True
+        words = words[1:]
+    if words and words[-1] in ("cards", "card", "left"):
+        words = words[:-1]
+    if len(words) == 1 and words[0].isdigit():
+        value = int(words[0])
+        return Number(value, correction) if value < 60 else None
+    if len(words) == 1 and words[0] in UNITS:
+        return Number(UNITS[words[0]], correction)
+    if len(words) == 1 and words[0] in TENS:
+        return Number(TENS[words[0]], correction)
+    if len(words) == 2 and words[0] in TENS and words[1] in UNITS and 1 <= UNITS[words[1]] <= 9:
+        return Number(TENS[words[0]] + UNITS[words[1]], correction)
+    return None
+
+
+def number_words(value: int) -> str:
+    """``42`` -> ``'forty two'``: the form the grammar and the read-back use."""
+    if value < 20:
+        return next(w for w, n in UNITS.items() if n == value and w not in ("none", "nothing", "oh"))
+    tens, unit = divmod(value, 10)
+    word = next(w for w, n in TENS.items() if n == tens * 10)
+    return word if unit == 0 else f"{word} {number_words(unit)}"

@@ -1,0 +1,304 @@
+"""The live table: what the referee does with what it hears.
+
+A :class:`Table` takes the hearing layer's events (:class:`Utterance` and
+:class:`Heard`) and typed input, turns them into game events at the edge
+(a card named on the dealer's mic is a deal that began when the dealer began
+to speak; a card named on a player's mic is a call), journals every
+happening before judging it, feeds the judge, and journals, announces, shows
+and prints every verdict. Its devices are constructor arguments: a speaker
+(anything with ``say`` and ``echo``), a journal (anything with ``append``), a
+JSON sink and a screen, so a test can pass a WAV sink and files.
+
+It never reads a clock: "now" is the furthest the microphones have heard.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, TextIO
+
+from .announce import Announcer, scores_sentence
+from .cards import Card, full_deck
+from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance
+from .games import make_game
+from .journal import dumps, encode, encode_verdict
+from .judge import Judge
+from . import goop, stroop
+from .goop_count import CountDialogue, Say
+
+#: The stream of deals the referee makes itself, and of typed input.
+DECK, KEYBOARD = "deck", "keyboard"
+DEALER = "dealer"
+#: Verdict types printed with --json (as `referee replay --json`).
+SUMMARY_TYPES = ("round", "final", "gooped", "hand")
+
+
+class VirtualDeck:
+    """The referee's own shuffled deck, for games without a dealer."""
+
+    def __init__(self, seed: int | None = None, cards: list[Card] | None = None) -> None:
+        self.cards = list(cards) if cards is not None else full_deck()
+        if cards is None:
+            random.Random(seed).shuffle(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def draw(self) -> Card | None:
+        return self.cards.pop(0) if self.cards else None
+
+
+@dataclass
+class TableOptions:
+    deal_pause: float = 1.5
+    """Seconds after a round is decided before the virtual deck deals again."""
+    round_timeout: float = 12.0
+    """Seconds without a winner before the virtual deck deals the next card."""
+    offset: float = 0.0
+    """Seconds added to every audio time (a resumed game continues its clock)."""
+    confirm: float = 2.0
+    """Goop count: seconds to correct a number after it is read back."""
+    lock_reminder: float = 0.0
+    """Goop with three players: remind the table of the lock rule after this
+    many seconds with nothing heard (0: never)."""
+
+
+class Table:
+    """Runs one game at the table. Feed it with :meth:`hear` and :meth:`type`;
+    call :meth:`finish` at the end."""
+
+    def __init__(
+        self,
+        start: GameStart,
+        channels: list[str],
+        *,
+        speaker: Any = None,
+        journal: Any = None,
+        json_out: TextIO | None = None,
+        screen: Any = None,
+        announcer: Announcer | None = None,
+        deck: VirtualDeck | None = None,
+        options: TableOptions | None = None,
+        history: list | None = None,
+    ) -> None:
+        """``channels`` names each listening stream: ``'dealer'`` or a player.
+        ``history`` holds happenings of a resumed game, replayed silently."""
+        self.start = start
+        self.game = make_game(start)
+        self.channels = list(channels)
+        for c in self.channels:
+            if c != DEALER and c not in start.players:
+                raise ValueError(f"channel {c!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
+        self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
+        self.speaker = speaker
+        self.journal = journal
+        self.json_out = json_out
+        self.screen = screen
+        self.announcer = announcer or Announcer()
+        self.deck = deck
+        self.options = options or TableOptions()
+        self.now = self.options.offset
+        """Seconds: the furthest every microphone has heard."""
+        self.last_said: str | None = None
+        self.last_heard: dict[str, str] = {}
+        self.verdicts: list = []
+        self.over = False
+        self._next_deal: float | None = None
+        self._round_open_since: float | None = None
+        self._mic_heard = {c: float("-inf") for c in self.channels}
+        self.dialogue: CountDialogue | None = None
+        """Goop's end-of-hand count, while it is on."""
+        self._last_voice = self.options.offset
+        self._reminded = False
+        self.dropped: list[Utterance] = []
+        """Utterances dropped as the referee's own voice."""
+        if history:
+            self._replay(history)
+        elif journal is not None:
+            journal.append(encode(start))
+        if deck is not None and not self.over:
+            self._next_deal = self.now
+
+    # --- Input --------------------------------------------------------------
+    def hear(self, event: Utterance | Heard) -> None:
+        """One event from the listener."""
+        if isinstance(event, Heard):
+            self._heard(event.stream, event.upto + self.options.offset)
+            return
+        u = event
+        start, end = u.start + self.options.offset, u.end + self.options.offset
+        stream = u.player or DEALER
+        if stream not in self.channels:
+            return
+        if self.speaker is not None and getattr(self.speaker, "echo", None) and \
+                self.speaker.echo(u.said, start, end) is not None:
+            self.dropped.append(u)
+            self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")
+            return
+        self.last_heard[stream] = u.said
+        self._last_voice, self._reminded = end, False
+        if u.kind == "number" and self.dialogue is not None:
+            self._dialogue(self.dialogue.heard(None if stream == DEALER else stream, u.said, end))
+            return
+        happening = self._happening(u.kind, u.said, start, end, stream)
+        if happening is not None:
+            self._push(stream, happening)
+        if self.screen is not None:
+            self.screen.update(self)
+
+    def type(self, text: str) -> str | None:
+        """Typed input (the dealer's keyboard): a card deals it; a command word
+        runs it. Returns an error message for text that is neither."""
+        words = text.strip().lower().replace(" ", "-")
+        if words in COMMANDS:
+            self._push(KEYBOARD, Command(words, self.now))
+            return None
+        card = Card.find(text)
+        if card is None:
+            return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
+        if self.start.game != "stroop":
+            return "cards are dealt only in Stroop"
+        self._push(KEYBOARD, Deal(card, self.now))
+        return None
+
+    def finish(self) -> None:
+        """End of input: settle what is open and end the game."""
+        if not self.over:
+            self._emit(self.judge.finish())
+        self.over = True
+
+    # --- Turning heard words into game events ------------------------------------
+    def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
+        if kind == "command":
+            name = said.replace(" ", "-")
+            return Command(name, end, None if stream == DEALER else stream) if name in COMMANDS else None
+        if self.start.game == "stroop":
+            if kind != "call":
+                return None
+            if stream == DEALER:
+                card = Card.find(said)
+                # The round starts when the dealer begins to speak.
+                return Deal(card, start) if card is not None else None
+            return Call(stream, said, start, end)
+        if self.start.game == "goop" and kind == "shout" and stream != DEALER:
+            return Shout(stream, said, start, end)
+        return None
+
+    def _push(self, stream: str, happening: Any) -> None:
+        if self.journal is not None:
+            self.journal.append(encode(happening))
+        self._emit(self.judge.push(stream, happening))
+
+    def _heard(self, stream: str, upto: float) -> None:
+        if stream not in self.channels:
+            return
+        self._mic_heard[stream] = max(self._mic_heard[stream], upto)
+        self._emit(self.judge.heard(stream, upto))
+        now = min(self._mic_heard.values())
+        if now >= self.now:
+            self.now = now
+            # Nothing typed or dealt by the referee can be earlier than now.
+            self._emit(self.judge.heard(KEYBOARD, now))
+            self._deal_if_due()
+            self._emit(self.judge.heard(DECK, now))
+            if self.dialogue is not None:
+                self._dialogue(self.dialogue.tick(now))
+            self._remind_if_locked()
+        if self.screen is not None:
+            self.screen.update(self)
+
+    def _deal_if_due(self) -> None:
+        if self.deck is None or self.over:
+            return
+        if self._next_deal is None and self._round_open_since is not None and \
+                self.now - self._round_open_since >= self.options.round_timeout:
+            self._next_deal = self.now
+        if self._next_deal is None or self.now < self._next_deal:
+            return
+        card = self.deck.draw()
+        self._next_deal = None
+        if card is None:
+            self.finish()
+            return
+        self._say(card.spoken.capitalize() + ".", at=self.now, urgent=True)
+        self._round_open_since = self.now
+        self._push(DECK, Deal(card, self.now))
+
+    def _dialogue(self, outputs: list) -> None:
+        for o in outputs:
+            if isinstance(o, Say):
+                self._say(o.text, at=o.at)
+            else:
+                self._push(KEYBOARD, o)   # timed at or after now: see hear()
+
+    def _remind_if_locked(self) -> None:
+        if (self.options.lock_reminder and not self._reminded and self.start.game == "goop"
+                and len(self.start.players) == 3 and self.dialogue is None and not self.over
+                and self.now - self._last_voice >= self.options.lock_reminder):
+            self._reminded = True
+            self._say("All quiet. If nobody can play, shuffle your decks and deal three.", at=self.now)
+
+    def _shell_command(self, name: str) -> None:
+        if name == "score":
+            self._say(scores_sentence(self._scores()), at=self.now)
+        elif name == "repeat" and self.last_said:
+            self._say(self.last_said, at=self.now, remember=False)
+        elif name == "new-game":
+            self._note("new game asked for: this game ends here")
+            self.finish()
+
+    def _scores(self) -> dict:
+        return dict(getattr(self.game, "scores", None) or getattr(self.game, "totals", {}))
+
+    # --- Verdicts out ---------------------------------------------------------------
+    def _emit(self, verdicts: list) -> None:
+        for v in verdicts:
+            self.verdicts.append(v)
+            obj = encode_verdict(v)
+            if self.journal is not None:
+                self.journal.append(obj)
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+                print(dumps(obj), file=self.json_out, flush=True)
+            if isinstance(v, Asked):
+                self._shell_command(v.command.name)
+            text = self.announcer.say(v)
+            if text:
+                self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
+            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw"):
+                self._round_open_since = None
+                if self.deck is not None:
+                    self._next_deal = self.now + self.options.deal_pause
+            if isinstance(v, stroop.Undone) and v.reopened:
+                self._next_deal = None
+                self._round_open_since = self.now
+            if isinstance(v, goop.Gooped):
+                self.dialogue = CountDialogue(self.start.players, self.now, self.options.confirm)
+                self._dialogue(self.dialogue.opening)
+            if isinstance(v, goop.HandOver):
+                self.dialogue = None
+            if obj["type"] == "final":
+                self.over = True
+        if verdicts and self.screen is not None:
+            self.screen.update(self)
+
+    def _say(self, text: str, at: float, urgent: bool = False, remember: bool = True) -> None:
+        if remember:
+            self.last_said = text
+        if self.speaker is not None:
+            self.speaker.say(text, urgent=urgent, at=at)
+
+    def _note(self, text: str) -> None:
+        if self.journal is not None:
+            self.journal.append({"type": "note", "at": self.now, "text": text})
+
+    def _replay(self, history: list) -> None:
+        """Rebuild the game from a journal's happenings, silently: their
+        verdicts were journaled and announced before."""
+        last = max((self.game.time_key(h)[0] for h in history), default=self.now)
+        for h in history:
+            self.verdicts += self.judge.push(KEYBOARD, h)
+        for s in self.channels + [DECK, KEYBOARD]:
+            self.verdicts += self.judge.heard(s, last)
+        self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
+        self.now = max(self.now, last)

@@ -1,0 +1,188 @@
+"""The live table, fed the hearing layer's events directly (the microphones
+and recognisers are tested on their own, and end to end elsewhere)."""
+
+import io
+import json
+
+from referee.announce import Announcer
+from referee.events import GameStart, Heard, Utterance
+from referee.journal_file import JournalFile, read_journal
+from referee.replay import replay_lines
+from referee.journal import encode_verdict
+from referee.speaker import Speaker
+from referee.table import Table, TableOptions, VirtualDeck
+from referee.cards import Card
+
+
+def utter(player, said, start, end, kind="call"):
+    return Utterance(kind=kind, said=said, start=start, end=end, player=player)
+
+
+def heard_all(table, upto, channels=("dealer", "ann", "bob")):
+    for c in channels:
+        table.hear(Heard(c, upto))
+
+
+def make(tmp_path, to=None, **kw):
+    text = io.StringIO()
+    speaker = Speaker(to, text=text)
+    journal = JournalFile.new("stroop", folder=tmp_path)
+    out = io.StringIO()
+    table = Table(GameStart("stroop", ("ann", "bob")), ["dealer", "ann", "bob"],
+                  speaker=speaker, journal=journal, json_out=out, **kw)
+    return table, speaker, journal, out, text
+
+
+def test_a_short_game_is_judged_journaled_and_announced(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    table.hear(utter(None, "three of spades", 1.0, 1.6))          # the dealer deals 3♠ at 1.0
+    heard_all(table, 1.6)
+    # bob's call ended first but his recogniser reports it later than ann's
+    table.hear(utter("ann", "four of hearts", 2.0, 2.6))
+    table.hear(Heard("ann", 3.0))
+    table.hear(Heard("dealer", 3.0))
+    assert not [v for v in table.verdicts if type(v).__name__ == "RoundOver"]
+    table.hear(utter("bob", "five of diamonds", 1.9, 2.5))
+    table.hear(Heard("bob", 3.0))
+    table.hear(utter(None, "six of diamonds", 4.0, 4.5))
+    table.hear(utter("ann", "queen of spades", 5.0, 5.5))         # miscall: a number is needed
+    table.hear(utter("ann", "eight of clubs", 6.0, 6.5))          # inactive
+    table.hear(utter("bob", "two of spades", 7.0, 7.5))
+    heard_all(table, 9.0)
+    table.finish()
+    speaker.close()
+    journal.close()
+
+    rounds = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(r["type"], r.get("winner"), r.get("pile")) for r in rounds] == [
+        ("round", "bob", 1), ("round", "bob", 1), ("final", None, None)]
+    assert rounds[-1]["scores"] == {"ann": 0, "bob": 2}
+    said = [s.text for s in speaker.history()]
+    assert said[0] == "bob wins one card. Score: bob 1, ann 0."
+    assert said[-1].startswith("Game over. bob wins with 2 cards.")
+    # The journal replays to the same verdicts.
+    contents = read_journal(journal.path)
+    lines = [json.dumps(obj) for obj in contents.objects]
+    again = [encode_verdict(v) for v in replay_lines(lines)]
+    assert again == [encode_verdict(v) for v in table.verdicts]
+    assert contents.finished
+
+
+def test_the_referee_does_not_hear_itself(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S")])
+    table, speaker, journal, out, text = make(tmp_path, to=tmp_path / "referee.wav", deck=deck)
+    heard_all(table, 0.5)                       # the deck deals the queen of hearts at 0.5
+    speaker.wait()
+    assert speaker.history()[0].text == "Queen of hearts."
+    # ann's mic picks up the referee saying the card: that is no call
+    table.hear(utter("ann", "queen of hearts", 0.6, 1.3))
+    table.hear(utter("bob", "king of spades", 2.0, 2.5))
+    heard_all(table, 3.0)
+    assert [u.said for u in table.dropped] == ["queen of hearts"]
+    won = [v for v in table.verdicts if type(v).__name__ == "RoundOver"]
+    assert [(w.winner, w.top) for w in won] == [("bob", Card.parse("QH"))]
+    speaker.close()
+
+
+def test_virtual_deck_deals_after_a_pause_and_on_timeout(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S"), Card.parse("6D")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, options=TableOptions(deal_pause=1.0, round_timeout=5.0))
+    heard_all(table, 0.0)
+    table.hear(utter("bob", "king of spades", 1.0, 1.5))
+    heard_all(table, 2.0)             # decided; the next deal is due at 3.0
+    heard_all(table, 3.2)             # 3♠ dealt at 3.2
+    heard_all(table, 8.0)             # no winner for 4.8 s: not yet
+    heard_all(table, 8.3)             # 5.1 s: 6♦ dealt
+    heard_all(table, 20.0)
+    heard_all(table, 30.0)            # the deck is empty: the game ends
+    speaker.close()
+    deals = [o for o in read_journal(journal.path).objects if o["type"] == "deal"]
+    assert [(d["card"], d["at"]) for d in deals] == [("QH", 0.0), ("3S", 3.2), ("6D", 8.3)]
+    assert table.over
+
+
+def test_typed_cards_and_commands(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    heard_all(table, 1.0)
+    assert table.type("3S") is None
+    assert "not a card or a command" in table.type("hello")
+    table.hear(utter("ann", "four of hearts", 1.5, 2.0))
+    heard_all(table, 3.0)
+    table.type("undo")
+    table.type("score")
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert "Undone: ann gives back one card. The round is open." in said
+    assert said[-1] == "Score: ann 0, bob 0."
+
+
+def test_commands_by_voice_and_quiet_verbosity(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path, announcer=Announcer("verbose", scores_every=0))
+    table.hear(utter(None, "jack of clubs", 0.0, 0.5))
+    table.hear(utter("ann", "two of hearts", 1.0, 1.5))
+    table.hear(utter("bob", "repeat", 2.0, 2.4, kind="command"))
+    heard_all(table, 3.0)
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said == ["ann is out this round.", "ann is out this round."]
+
+
+def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
+    text = io.StringIO()
+    speaker = Speaker(None, text=text)
+    journal = JournalFile.new("goop", folder=tmp_path)
+    out = io.StringIO()
+    players = ("ann", "bob", "cai")
+    table = Table(GameStart("goop", players), list(players), speaker=speaker, journal=journal,
+                  json_out=out, options=TableOptions(confirm=1.5))
+
+    def all_heard(t):
+        for p in players:
+            table.hear(Heard(p, t))
+
+    table.hear(utter("cai", "goop", 10.0, 10.4, kind="shout"))
+    table.hear(utter("ann", "goop", 10.1, 10.43, kind="shout"))   # within 40 ms, began later
+    all_heard(10.5)
+    answers = {"ann": ("seven", "zero"), "bob": ("three", "five"), "cai": ("twelve", "none")}
+    t = 11.0
+    for p in players:
+        for i, said in enumerate(answers[p]):
+            table.hear(utter(p, said, t, t + 0.4, kind="number"))
+            if p == "bob" and i == 1:     # bob corrects himself
+                table.hear(utter(p, "no, four", t + 0.8, t + 1.2, kind="number"))
+                t += 1.0
+            all_heard(t + 0.5)
+            all_heard(t + 2.5)            # past the confirm window: next question
+            t += 3.0
+    all_heard(t + 1)
+    table.finish()
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[0] == "Goop! cai is out."
+    assert said[1] == "Count! ann, cards in the centre?"
+    assert "Four." in said and "bob, cards left in your Goop pile?" in said
+    objs = [json.loads(line) for line in out.getvalue().splitlines()]
+    hand = next(o for o in objs if o["type"] == "hand")
+    assert hand["points"] == {"ann": 7, "bob": 3 - 8, "cai": 12}
+    assert hand["says_go"] == "cai" and hand["pick_order"] == ["bob", "ann", "cai"]
+    assert said[-2] == "Score: cai 12, ann 7, bob -5. Decks: bob, ann, cai. cai says go."
+    assert said[-1] == "Game ended before anyone reached the target. Score: cai 12, ann 7, bob -5."
+    # The journal replays to the same verdicts.
+    lines = [json.dumps(o) for o in read_journal(journal.path).objects]
+    assert [encode_verdict(v) for v in replay_lines(lines)] == [encode_verdict(v) for v in table.verdicts]
+
+
+def test_the_screen_shows_top_card_activity_last_calls_and_scores(tmp_path):
+    from referee.screen import Screen
+    shown = io.StringIO()
+    table, speaker, journal, out, text = make(tmp_path, screen=Screen(shown, live=False))
+    table.hear(utter(None, "jack of clubs", 0.0, 0.5))
+    table.hear(utter("ann", "two of hearts", 1.0, 1.5))
+    heard_all(table, 2.0)
+    speaker.close()
+    last = shown.getvalue().split("╭")[-1]
+    assert "round 1  top card J♣  pile 1" in last
+    assert "ann" in last and "out" in last and "two of hearts" in last
+    bob_line = next(line for line in last.splitlines() if "bob" in line)
+    assert "active" in bob_line and bob_line.rstrip(" │").endswith("0")
