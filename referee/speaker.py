@@ -339,7 +339,7 @@ class CommandPlayer:
             proc = subprocess.Popen(self._command(program, path), stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             started()
-            limit = audio.duration + 5.0
+            limit = audio.duration + 10.0  # a loaded server can be slow to start a stream
             while proc.poll() is None:
                 if stop.wait(0.005):
                     proc.kill()
