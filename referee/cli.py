@@ -11,7 +11,12 @@ from . import __version__
 #: Subcommand name -> module that provides ``add_arguments(parser)`` and
 #: ``run(args) -> int``, plus a module docstring whose first line is the help.
 COMMANDS = {
+    "play": "referee.play_cmd",
+    "resume": "referee.resume_cmd",
     "replay": "referee.replay_cmd",
+    "transcribe": "referee.transcribe_cmd",
+    "models": "referee.models_cmd",
+    "listen": "referee.listen_cmd",
 }
 
 

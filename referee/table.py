@@ -81,9 +81,11 @@ class Table:
         deck: VirtualDeck | None = None,
         options: TableOptions | None = None,
         history: list | None = None,
+        write_start: bool = True,
     ) -> None:
         """``channels`` names each listening stream: ``'dealer'`` or a player.
-        ``history`` holds happenings of a resumed game, replayed silently."""
+        ``history`` holds happenings of a resumed game, replayed silently.
+        ``write_start``: journal the game line (False when the caller did)."""
         self.start = start
         self.game = make_game(start)
         self.channels = list(channels)
@@ -115,7 +117,7 @@ class Table:
         """Utterances dropped as the referee's own voice."""
         if history:
             self._replay(history)
-        elif journal is not None:
+        elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
             self._next_deal = self.now
@@ -247,6 +249,16 @@ class Table:
         elif name == "new-game":
             self._note("new game asked for: this game ends here")
             self.finish()
+
+    def standing(self) -> list[str]:
+        """Sentences that say where the game stands (for a resumed game)."""
+        out = [scores_sentence(self._scores())]
+        game = self.game
+        if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
+            out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
+        if self.dialogue is not None and self.dialogue.asking:
+            out.append(f"Counting: {self.dialogue.asking[0]}, {self.dialogue.asking[1]}.")
+        return out
 
     def _scores(self) -> dict:
         return dict(getattr(self.game, "scores", None) or getattr(self.game, "totals", {}))

@@ -1,0 +1,1 @@
+"""Audio in: WAV files, sample-rate conversion and (in the shell) microphones."""

@@ -1,0 +1,166 @@
+"""WAV files in and out, sample-rate conversion, and int16 conversion.
+
+``read_wav`` reads any rate and any channel count, 8/16/24/32-bit integer PCM
+and 32/64-bit float WAV (``WAVE_FORMAT_EXTENSIBLE`` included), into a float32
+array shaped ``(frames, channels)`` in [-1, 1]. ``resample`` converts the rate
+with a windowed-sinc polyphase filter (numpy only), per channel.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import wave
+from functools import lru_cache
+
+import numpy as np
+
+_PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE
+
+
+class AudioFileError(ValueError):
+    """A file that is not a WAV this module can read; the message names it."""
+
+    def __init__(self, path: str | os.PathLike, why: str) -> None:
+        self.path = str(path)
+        super().__init__(f"{self.path}: {why}")
+
+
+def read_wav(path: str | os.PathLike) -> tuple[np.ndarray, int]:
+    """Samples shaped ``(frames, channels)``, float32 in [-1, 1], and the rate in Hz."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise AudioFileError(path, f"cannot read ({e.strerror or e})") from None
+    if len(data) < 12 or data[:4] not in (b"RIFF", b"RF64") or data[8:12] != b"WAVE":
+        raise AudioFileError(path, "not a WAV file (no RIFF/WAVE header)")
+    fmt = None
+    payload = None
+    pos = 12
+    while pos + 8 <= len(data):
+        cid = data[pos:pos + 4]
+        (size,) = struct.unpack("<I", data[pos + 4:pos + 8])
+        body = data[pos + 8:pos + 8 + size]
+        if cid == b"fmt ":
+            fmt = body
+        elif cid == b"data":
+            if size == 0xFFFFFFFF or pos + 8 + size > len(data):
+                body = data[pos + 8:]  # streamed / truncated: take what is there
+            payload = body
+            break
+        pos += 8 + size + (size & 1)
+    if fmt is None or len(fmt) < 16:
+        raise AudioFileError(path, "WAV file has no format chunk")
+    if payload is None:
+        raise AudioFileError(path, "WAV file has no data chunk")
+    tag, channels, rate, _, align, bits = struct.unpack("<HHIIHH", fmt[:16])
+    if tag == _EXTENSIBLE and len(fmt) >= 26:
+        (tag,) = struct.unpack("<H", fmt[24:26])
+    if channels < 1 or rate < 1:
+        raise AudioFileError(path, f"bad WAV header ({channels} channels at {rate} Hz)")
+    width = bits // 8
+    if bits % 8 or width < 1 or align != width * channels:
+        raise AudioFileError(path, f"unsupported sample layout ({bits}-bit, block {align})")
+    n = len(payload) // align
+    raw = payload[: n * align]
+    if tag == _PCM:
+        if width == 1:
+            x = (np.frombuffer(raw, np.uint8).astype(np.float32) - 128.0) / 128.0
+        elif width == 2:
+            x = np.frombuffer(raw, "<i2").astype(np.float32) / 32768.0
+        elif width == 3:
+            b = np.frombuffer(raw, np.uint8).reshape(-1, 3).astype(np.int32)
+            v = b[:, 0] | (b[:, 1] << 8) | (b[:, 2] << 16)
+            v = np.where(v >= 1 << 23, v - (1 << 24), v)
+            x = v.astype(np.float32) / float(1 << 23)
+        elif width == 4:
+            x = (np.frombuffer(raw, "<i4").astype(np.float64) / 2147483648.0).astype(np.float32)
+        else:
+            raise AudioFileError(path, f"unsupported PCM sample width: {bits} bits")
+    elif tag == _FLOAT:
+        if width == 4:
+            x = np.frombuffer(raw, "<f4").astype(np.float32)
+        elif width == 8:
+            x = np.frombuffer(raw, "<f8").astype(np.float32)
+        else:
+            raise AudioFileError(path, f"unsupported float sample width: {bits} bits")
+        x = np.clip(np.nan_to_num(x), -1.0, 1.0)
+    else:
+        raise AudioFileError(path, f"unsupported WAV encoding (format tag {tag:#x})")
+    return np.ascontiguousarray(x.reshape(-1, channels)), int(rate)
+
+
+def write_wav(path: str | os.PathLike, x: np.ndarray, rate: int) -> None:
+    """Write float ([-1, 1]) or int16 samples, shaped (frames,) or (frames, channels),
+    as 16-bit PCM."""
+    a = np.asarray(x)
+    if a.ndim == 1:
+        a = a[:, None]
+    pcm = a if a.dtype == np.int16 else to_int16(a)
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(pcm.shape[1])
+        w.setsampwidth(2)
+        w.setframerate(int(rate))
+        w.writeframes(np.ascontiguousarray(pcm).astype("<i2").tobytes())
+
+
+def to_int16(x: np.ndarray) -> np.ndarray:
+    """Float samples in [-1, 1] to int16 (clipped, rounded); int16 passes through."""
+    a = np.asarray(x)
+    if a.dtype == np.int16:
+        return a
+    return np.clip(np.round(a.astype(np.float64) * 32767.0), -32768, 32767).astype(np.int16)
+
+
+@lru_cache(maxsize=16)
+def _filter(up: int, down: int, half: int = 16) -> np.ndarray:
+    """Polyphase windowed-sinc low-pass, shaped (up, 2*half): row p is phase p."""
+    cutoff = 0.475 / max(up, down)  # cycles per sample at the upsampled rate
+    n = 2 * half * up
+    t = np.arange(n) - half * up  # centred on a whole tap: no fractional delay
+    h = 2 * cutoff * np.sinc(2 * cutoff * t) * np.kaiser(n + 1, 8.0)[:n]
+    h *= up / h.sum()
+    # Tap k of phase p sits at upsampled index k*up + p.
+    return h.reshape(2 * half, up).T.copy()
+
+
+def resample(x: np.ndarray, src_rate: int, dst_rate: int) -> np.ndarray:
+    """Convert ``x`` (frames,) or (frames, channels) from ``src_rate`` to ``dst_rate``,
+    band-limited, per channel. Returns float32 (float input) or the same shape's
+    float32 for int16 input scaled to [-1, 1]."""
+    a = np.asarray(x)
+    if a.dtype == np.int16:
+        a = a.astype(np.float32) / 32768.0
+    a = a.astype(np.float32, copy=False)
+    if src_rate <= 0 or dst_rate <= 0:
+        raise ValueError(f"sample rates must be positive: {src_rate} -> {dst_rate}")
+    if src_rate == dst_rate or a.shape[0] == 0:
+        return a.copy()
+    g = math.gcd(int(src_rate), int(dst_rate))
+    up, down = dst_rate // g, src_rate // g
+    mono = a.ndim == 1
+    if mono:
+        a = a[:, None]
+    half = 16
+    taps = _filter(up, down, half)  # (up, 2*half)
+    n_in = a.shape[0]
+    n_out = int(math.ceil(n_in * up / down))
+    pad = np.zeros((2 * half + 1, a.shape[1]), np.float32)
+    padded = np.concatenate([pad, a, pad])
+    out = np.empty((n_out, a.shape[1]), np.float32)
+    # y[m] = sum_i h[i] u[m*down + c - i], u the zero-stuffed input and c the
+    # filter's centre; only taps i = p + k*up (p = (m*down + c) mod up) meet a
+    # real sample, x[(m*down + c)//up - k].
+    c = half * up
+    P = pad.shape[0]
+    k = np.arange(2 * half)
+    step = 8192
+    for s in range(0, n_out, step):
+        m = np.arange(s, min(n_out, s + step))
+        d = m * down + c
+        base, phase = d // up, d % up
+        idx = base[:, None] - k[None, :] + P
+        out[s:s + len(m)] = np.einsum("mk,mkc->mc", taps[phase], padded[idx])
+    return out[:, 0] if mono else out

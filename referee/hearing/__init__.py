@@ -1,0 +1,1 @@
+"""Hearing: grammars, speech recognisers, cross-talk filtering and transcription (shell)."""

@@ -1,0 +1,132 @@
+"""Cutting a stream of samples into stretches of speech (voice activity).
+
+A :class:`Segmenter` takes int16 mono samples in blocks of any size and hands
+back :class:`Segment` s: the samples of one stretch of speech with a little
+audio either side, and the index of its first sample. Decisions are made per
+30 ms frame by the WebRTC voice-activity detector that ships with
+PocketSphinx, with an adaptive energy gate on top so that steady background
+noise does not hold a segment open.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class Segment:
+    samples: np.ndarray
+    """int16 mono."""
+    first: int
+    """Index of the first sample in the stream."""
+    speech_first: int
+    """Index of the first frame judged speech (``first`` plus the lead-in)."""
+    forced: bool = False
+    """Cut because it grew too long, not because speech stopped."""
+
+
+class Segmenter:
+    """Voice-activity segmentation with a lead-in and a hang-over.
+
+    ``start_frames`` of the last ``start_window`` frames must be speech to
+    open a segment; ``end_frames`` non-speech frames in a row close it.
+    """
+
+    def __init__(self, rate: int = 16000, frame_ms: int = 30, lead_in: float = 0.3,
+                 hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
+                 max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 6.0) -> None:
+        from pocketsphinx import Vad
+
+        self.rate = rate
+        self.vad = Vad(mode, rate, frame_ms / 1000.0)
+        self.frame = self.vad.frame_bytes // 2
+        self.lead = max(1, int(round(lead_in * rate / self.frame)))
+        self.end_frames = max(1, int(round(hang * rate / self.frame)))
+        self.start_frames, self.start_window = start_frames, start_window
+        self.max_frames = int(max_length * rate / self.frame)
+        self.margin = 10 ** (energy_margin_db / 10)
+        self.pending = np.zeros(0, np.int16)
+        self.consumed = 0  # samples framed so far
+        self.history: deque = deque(maxlen=self.lead + start_window)
+        self.recent: deque = deque(maxlen=start_window)
+        self.current: list[np.ndarray] | None = None
+        self.current_first = 0
+        self.current_speech = 0
+        self.silent_run = 0
+        self.noise = None  # running noise-floor power
+
+    @property
+    def in_speech(self) -> bool:
+        return self.current is not None
+
+    @property
+    def open_since(self) -> int | None:
+        """First sample of the segment being gathered, if any."""
+        if self.current is not None:
+            return self.current_first
+        # Frames in the start window that may yet open a segment.
+        if any(self.recent):
+            return self.consumed - len(self.history) * self.frame
+        return None
+
+    def _is_speech(self, f: np.ndarray) -> bool:
+        p = float(np.mean(f.astype(np.float64) ** 2)) + 1.0
+        if self.noise is None:
+            self.noise = p
+        voiced = self.vad.is_speech(f.tobytes())
+        loud = p > self.noise * self.margin
+        # Track the floor: fast down, slow up (only outside speech).
+        if p < self.noise:
+            self.noise = 0.7 * self.noise + 0.3 * p
+        elif not voiced or not loud:
+            self.noise = 0.995 * self.noise + 0.005 * p
+        return voiced and loud
+
+    def feed(self, samples: np.ndarray) -> list[Segment]:
+        out: list[Segment] = []
+        buf = np.concatenate([self.pending, np.asarray(samples, np.int16)])
+        n = len(buf) // self.frame
+        for i in range(n):
+            f = buf[i * self.frame:(i + 1) * self.frame]
+            speech = self._is_speech(f)
+            start = self.consumed
+            self.consumed += self.frame
+            if self.current is None:
+                self.history.append(f)
+                self.recent.append(speech)
+                if sum(self.recent) >= self.start_frames:
+                    self.current = list(self.history)
+                    self.current_first = self.consumed - len(self.history) * self.frame
+                    self.current_speech = start - (sum(self.recent) - 1) * self.frame
+                    self.silent_run = 0
+                    self.history.clear()
+                    self.recent.clear()
+            else:
+                self.current.append(f)
+                self.silent_run = 0 if speech else self.silent_run + 1
+                if self.silent_run >= self.end_frames:
+                    out.append(self._close())
+                elif len(self.current) >= self.max_frames:
+                    out.append(self._close(forced=True))
+        self.pending = buf[n * self.frame:].copy()
+        return out
+
+    def _close(self, forced: bool = False) -> Segment:
+        seg = Segment(np.concatenate(self.current), self.current_first,
+                      max(self.current_first, self.current_speech), forced)
+        self.current = None
+        self.silent_run = 0
+        return seg
+
+    def flush(self) -> list[Segment]:
+        """End of input: close any open segment."""
+        if self.current is not None:
+            if len(self.pending):
+                self.current.append(self.pending)
+                self.consumed += len(self.pending)
+                self.pending = np.zeros(0, np.int16)
+            return [self._close()]
+        return []

@@ -1,0 +1,80 @@
+"""Real speech for tests, synthesised by the TTS engines Debian ships (espeak-ng,
+flite, festival), and noise mixing."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from referee.audio.wav import read_wav, resample, write_wav
+
+#: voice name -> engine; espeak-ng voices take '+variant'.
+VOICES = {
+    "espeak:en-us": "espeak", "espeak:en-gb+m3": "espeak", "espeak:en-us+f2": "espeak",
+    "espeak:en-gb-scotland+m2": "espeak", "espeak:en-us+f4": "espeak",
+    "flite:kal": "flite", "flite:slt": "flite", "flite:rms": "flite", "flite:awb": "flite",
+    "festival:kal_diphone": "festival", "festival:cmu_us_slt_arctic_hts": "festival",
+}
+
+
+def synth(text: str, path: Path, voice: str = "espeak:en-us", rate: int = 16000,
+          speed: int | None = None, pitch: int | None = None) -> Path:
+    """Speak ``text`` into a mono 16-bit WAV at ``rate`` Hz."""
+    engine, name = voice.split(":", 1)
+    path = Path(path)
+    raw = path.with_suffix(".raw.wav")
+    if engine == "espeak":
+        cmd = ["espeak-ng", "-v", name, "-w", str(raw)]
+        if speed:
+            cmd += ["-s", str(speed)]
+        if pitch is not None:
+            cmd += ["-p", str(pitch)]
+        subprocess.run(cmd + [text], check=True, capture_output=True)
+    elif engine == "flite":
+        subprocess.run(["flite", "-voice", name, "-t", text, "-o", str(raw)], check=True,
+                       capture_output=True)
+    elif engine == "festival":
+        subprocess.run(["text2wave", "-eval", f"(voice_{name})", "-o", str(raw)],
+                       input=text.encode(), check=True, capture_output=True)
+    else:
+        raise ValueError(voice)
+    x, r = read_wav(raw)
+    raw.unlink()
+    x = resample(x[:, 0], r, rate)
+    write_wav(path, x, rate)
+    return path
+
+
+def load(path: Path, rate: int = 16000) -> np.ndarray:
+    x, r = read_wav(path)
+    return resample(x[:, 0], r, rate)
+
+
+def pad(x: np.ndarray, before: float, after: float, rate: int = 16000,
+        noise: float = 0.0, seed: int = 0) -> np.ndarray:
+    """Silence (``noise`` = 0: digital zeros) or white noise of that RMS around speech."""
+    rng = np.random.default_rng(seed)
+    b = rng.normal(0, noise, int(before * rate)) if noise else np.zeros(int(before * rate))
+    a = rng.normal(0, noise, int(after * rate)) if noise else np.zeros(int(after * rate))
+    return np.concatenate([b, x, a]).astype(np.float32)
+
+
+def mix_snr(speech: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
+    """Speech plus noise scaled to ``snr_db`` (speech power over its active part)."""
+    n = np.resize(noise, speech.shape)
+    active = speech[np.abs(speech) > 0.02 * np.abs(speech).max()]
+    ps = np.mean(active ** 2) if active.size else np.mean(speech ** 2)
+    pn = np.mean(n ** 2) or 1.0
+    return (speech + n * np.sqrt(ps / (pn * 10 ** (snr_db / 10)))).astype(np.float32)
+
+
+def pink(n: int, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    spec = np.fft.rfft(rng.normal(size=n))
+    f = np.arange(len(spec))
+    spec[1:] /= np.sqrt(f[1:])
+    spec[0] = 0
+    x = np.fft.irfft(spec, n)
+    return (x / np.abs(x).max() * 0.5).astype(np.float32)
