@@ -456,7 +456,12 @@ class _WavSink:
 
     def __init__(self, path: str, rate: int = WAV_RATE):
         self.rate = rate
-        self._w = wave.open(os.fspath(path), "wb")
+        try:
+            self._file = open(path, "wb")
+        except OSError as e:
+            raise ValueError(f"cannot write the announcements to {os.fspath(path)!r}: "
+                             f"{e.strerror}") from None
+        self._w = wave.open(self._file, "wb")
         self._w.setnchannels(1)
         self._w.setsampwidth(2)
         self._w.setframerate(rate)
@@ -487,6 +492,7 @@ class _WavSink:
 
     def close(self) -> None:
         self._w.close()
+        self._file.close()
 
 
 _STOP = object()
@@ -508,6 +514,7 @@ class Speaker:
                  rate: int = DEFAULT_RATE, device: str | None = None, player=None):
         if to is not None and to != "speakers" and not os.fspath(to).lower().endswith(".wav"):
             raise ValueError(f"speak to 'speakers', a .wav file or nothing, not {to!r}")
+        # (a WAV file that cannot be written raises ValueError too, naming it)
         self.mode = "text" if to is None else "live" if to == "speakers" else "wav"
         self.text = text if text is not None else sys.stdout
         self._owns_voice = voice == "default"
@@ -743,12 +750,8 @@ def from_args(args, *, text: TextIO | None = None,
     if not 40 <= args.speech_rate <= 500:
         raise ValueError(f"--speech-rate must be 40 to 500 words per minute, not {args.speech_rate}")
     to = None if args.speak_to == "text" else args.speak_to
-    if to not in (None, "speakers"):
-        if not to.lower().endswith(".wav"):
-            raise ValueError(f"--speak-to takes 'speakers', 'text' or a FILE.wav, not {to!r}")
-        folder = os.path.dirname(os.path.abspath(to))
-        if not os.path.isdir(folder):
-            raise ValueError(f"--speak-to {to!r}: no such folder {folder!r}")
+    if to not in (None, "speakers") and not to.lower().endswith(".wav"):
+        raise ValueError(f"--speak-to takes 'speakers', 'text' or a FILE.wav, not {to!r}")
     return Speaker(to, text=text, clock=clock, rate=args.speech_rate, device=args.speaker_device)
 
 
