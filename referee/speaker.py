@@ -98,7 +98,9 @@ class Spoken:
     """Seconds (audio clock): when its audio began; ``None`` until it begins,
     and for ever if it was never voiced (text only, or the voice failed)."""
     end: float | None = None
-    """Seconds (audio clock): when its audio ended; ``None`` while it plays."""
+    """Seconds (audio clock): when its audio ended; ``None`` while it plays
+    live. (In a WAV file, the end is known at once but an urgent announcement
+    can still cut it short: then it is moved earlier.)"""
     interrupted: bool = False
     """Cut short by an urgent announcement."""
 
@@ -582,7 +584,9 @@ class Speaker:
         ``start`` to ``end`` (audio clock) could be: one voiced during that
         time (widened by ``margin`` seconds for room echo and recogniser
         timing) whose words contain most of ``said`` (:func:`sounds_like`).
-        ``None`` if the utterance is not the referee's voice."""
+        ``None`` if the utterance is not the referee's voice. (A WAV sink
+        answers as if its announcements were played in the room at their
+        times; text only never matches.)"""
         for s in reversed(self.history()):
             if s.start is None:
                 continue
@@ -698,8 +702,8 @@ class Speaker:
             self._wav.place(item.audio, start, end)
             self._record(item.n, start=start, end=end, interrupted=interrupted)
         if self._timeline.current is not None:  # its start is final; its end may yet be cut
-            item, start, _ = self._timeline.current
-            self._record(item.n, start=start)
+            item, start, end = self._timeline.current
+            self._record(item.n, start=start, end=end)
 
     def _no_output(self, e: Exception) -> None:
         self._problem(f"no audio output ({e}); announcements are printed only from now on")

@@ -79,6 +79,10 @@ def test_wav_sink_places_each_announcement_at_its_time_with_silence_between(tmp_
     s.say("Bob, by a hair", at=9.5)
     s.wait()
     assert [r.start for r in s.history()] == [1.0, 5.0, 9.5]
+    assert s.history()[-1].end is not None  # known, though an urgent one could still cut it
+    assert s.talking(9.6).text == "Bob, by a hair" and s.talking(15.0) is None
+    assert s.echo("bob", 9.6, 10.0) == s.history()[-1]  # as if played in the room
+    assert s.echo("bob", 13.0, 13.5) is None  # over by then: a player saying it
     s.close(until=13.0)
     spoken = s.history()
     assert text.getvalue().splitlines() == [
