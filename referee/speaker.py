@@ -106,7 +106,8 @@ class Spoken:
 
 
 class Voice(Protocol):
-    """Text-to-speech as the speaker uses it: text in, audio out."""
+    """Text-to-speech as the speaker uses it: text in, audio out. (It may
+    also have ``start()``, which the speaker calls first, to get ready.)"""
 
     def render(self, text: str) -> Audio:
         """Raise :class:`VoiceError` if it cannot."""
@@ -143,11 +144,21 @@ class Pyttsx3Voice:
         return [sys.executable, "-m", "referee.speaker", "--pyttsx3-child",
                 str(self.rate), self.voice or ""]
 
+    def start(self) -> None:
+        """Start the child now rather than at the first announcement (it takes
+        ~0.2 s); raise :class:`VoiceError` if it cannot start."""
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+
     def _start(self) -> None:
         if self._dir is None:
             self._dir = tempfile.mkdtemp(prefix="referee-voice-")
-        self._proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL)
+        env = dict(os.environ)  # the child finds this referee even when it is not installed
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+        with open(os.path.join(self._dir, "child.log"), "ab") as log:  # what pyttsx3 prints
+            self._proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=log, env=env)
         self._buf = b""
         reply = self._reply(self.timeout)
         if "error" in reply:
@@ -174,8 +185,7 @@ class Pyttsx3Voice:
         return json.loads(line)
 
     def render(self, text: str) -> Audio:
-        if self._proc is None or self._proc.poll() is not None:
-            self._start()
+        self.start()
         self._n += 1
         path = os.path.join(self._dir, f"{self._n}.wav")
         try:
@@ -186,7 +196,7 @@ class Pyttsx3Voice:
             raise VoiceError(f"pyttsx3 child is gone: {e}") from e
         reply = self._reply(self.timeout + 0.05 * len(text))
         if "error" in reply:
-            raise VoiceError(f"pyttsx3: {reply['error']}")
+            raise VoiceError(f"pyttsx3: {reply['error']}{self._log_tail()}")
         try:
             return read_wav(path)
         except (OSError, EOFError, wave.Error) as e:
@@ -194,6 +204,15 @@ class Pyttsx3Voice:
         finally:
             if os.path.exists(path):
                 os.remove(path)
+
+    def _log_tail(self) -> str:
+        try:
+            with open(os.path.join(self._dir, "child.log"), "rb") as f:
+                lines = [l for l in f.read().decode(errors="replace").splitlines()
+                         if l.strip() and not l.startswith("Audio saved to")]
+        except OSError:
+            return ""
+        return f" (it said: {lines[-1].strip()})" if lines else ""
 
     def _kill(self) -> None:
         if self._proc is not None:
@@ -212,6 +231,14 @@ class Pyttsx3Voice:
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
+
+
+def _frames(path: str) -> int:
+    try:
+        with wave.open(path, "rb") as w:
+            return w.getnframes()
+    except (OSError, EOFError, wave.Error):
+        return -1
 
 
 def _pyttsx3_child(rate: int, voice: str) -> None:
@@ -238,10 +265,17 @@ def _pyttsx3_child(rate: int, voice: str) -> None:
     for line in sys.stdin:
         req = json.loads(line)
         try:
-            engine.save_to_file(req["text"], req["path"])
-            engine.runAndWait()
-            if not os.path.exists(req["path"]):
-                raise RuntimeError("no file written")
+            for attempt in range(3):  # now and then a run writes no file, or an empty one
+                if os.path.exists(req["path"]):
+                    os.remove(req["path"])
+                engine.save_to_file(req["text"], req["path"])
+                engine.runAndWait()
+                frames = _frames(req["path"])
+                print(f"pyttsx3: {frames} frames for {req['text']!r}", file=sys.stderr, flush=True)
+                if frames > 0 or not req["text"].strip():
+                    break
+            else:
+                raise RuntimeError("pyttsx3 wrote no speech, 3 times")
             proto.write(json.dumps({"ok": True}) + "\n")
         except Exception as e:  # noqa: BLE001
             proto.write(json.dumps({"error": f"{type(e).__name__}: {e}"}) + "\n")
@@ -286,17 +320,17 @@ def default_voice(rate: int = DEFAULT_RATE, voice: str | None = None) -> Voice |
     return None
 
 
-def trim_silence(audio: Audio, level: float = 0.005, keep: float = 0.03) -> Audio:
+def trim_silence(audio: Audio, level: float = 0.005, keep: float = 0.03) -> Audio | None:
     """``audio`` without the silence a voice puts before and after the speech
     (espeak-ng adds ~0.35 s at the end), keeping ``keep`` seconds either side,
     so an announcement's start and end are those of its speech. ``level`` is
-    a fraction of full scale."""
+    a fraction of full scale. ``None`` if nothing in it is that loud."""
     import numpy as np
 
     x = np.frombuffer(audio.samples, "<i2")
     loud = np.flatnonzero(np.abs(x) > level * 32768)
     if len(loud) == 0:
-        return audio
+        return None
     pad = round(keep * audio.rate)
     a, b = max(0, loud[0] - pad), min(len(x), loud[-1] + 1 + pad)
     return Audio(x[a:b].tobytes(), audio.rate)
@@ -336,7 +370,8 @@ class CommandPlayer:
             w.setframerate(audio.rate)
             w.writeframes(audio.samples)
         errors = []
-        for program in list(self._programs):
+        tries = [p for p in self._programs for _ in range(2)]  # each player twice
+        for program in tries:
             t0 = time.monotonic()
             proc = subprocess.Popen(self._command(program, path), stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -354,6 +389,11 @@ class CommandPlayer:
                     break
             err = proc.stderr.read().decode(errors="replace").strip()
             proc.stderr.close()
+            took = time.monotonic() - t0
+            if proc.returncode == 0 and took < audio.duration / 2 - 0.1:
+                # paplay/aplay drain before they exit: this one cannot have played it
+                errors.append(f"{program}: exited after {took:.2f} s of {audio.duration:.2f} s")
+                continue
             if proc.returncode == 0:
                 self._programs.remove(program)
                 self._programs.insert(0, program)  # keep using the one that works
@@ -662,10 +702,20 @@ class Speaker:
             else:
                 self._problem(f"voice failed ({e}); this announcement is printed only")
             return None
+        trimmed = trim_silence(audio)
+        if trimmed is None:  # e.g. pyttsx3 now and then writes an empty file
+            self._voice_failures += 1
+            self._problem(f"voice rendered no speech for {item.text!r}; printed only")
+            return None
         self._voice_failures = 0
-        return trim_silence(audio)
+        return trimmed
 
     def _work(self) -> None:
+        if self.voice is not None and hasattr(self.voice, "start"):
+            try:
+                self.voice.start()  # errors show again at the first announcement
+            except Exception:  # noqa: BLE001
+                pass
         if self._player is not None:
             try:
                 self._player.start()

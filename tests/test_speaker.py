@@ -283,3 +283,38 @@ def test_live_urgent_interrupts_a_non_urgent_announcement_being_spoken():
 ])
 def test_sounds_like(said, announcement, expected):
     assert sounds_like(said, announcement) is expected
+
+
+class MuteVoice:
+    """Test double: a voice that renders silence (as pyttsx3 now and then
+    writes an empty file)."""
+
+    def render(self, text):
+        return Audio(b"\0\0" * 8000, 16000)
+
+    def close(self):
+        pass
+
+
+def test_a_voice_that_renders_silence_is_reported_and_the_text_printed(tmp_path):
+    text = io.StringIO()
+    with Speaker(tmp_path / "said.wav", text=text, voice=MuteVoice()) as s:
+        s.say("Bob wins", at=1.0)
+    assert text.getvalue() == "referee: Bob wins\n"
+    assert s.problems and "no speech" in s.problems[0]
+    assert s.history()[0].start is None
+
+
+class QuitterPlayerCommand(sp.CommandPlayer):
+    """Test double: a player command that exits at once with status 0
+    without playing (``true``), as a broken player might."""
+
+    def _command(self, program, path):
+        return ["true"]
+
+
+def test_a_player_that_exits_without_playing_is_no_audio_output():
+    player = QuitterPlayerCommand()
+    with pytest.raises(sp.PlaybackError, match="exited after"):
+        player.play(EspeakVoice().render("Bob wins two cards"), threading.Event(), lambda: None)
+    player.close()

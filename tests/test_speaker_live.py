@@ -11,6 +11,17 @@ import numpy as np
 from referee.speaker import Pyttsx3Voice, Speaker
 
 
+def recording(pulse, sink):
+    """Start recording ``sink`` and wait until the sound really flows (a
+    loaded server can take a while to start a new stream)."""
+    rec = pulse.record(sink)
+    deadline = time.monotonic() + 10
+    while not rec.path.exists() or rec.path.stat().st_size < 3200:
+        assert time.monotonic() < deadline, "the recording did not start"
+        time.sleep(0.05)
+    return rec
+
+
 def bursts(x: np.ndarray, rate: int, gap: float = 0.4, frame: float = 0.02,
            level: float = 0.01) -> list[tuple[float, float]]:
     """(start, end) seconds of the stretches with sound, joining pauses < ``gap``."""
@@ -30,8 +41,7 @@ def bursts(x: np.ndarray, rate: int, gap: float = 0.4, frame: float = 0.02,
 def test_announcements_are_played_through_the_audio_server_when_the_speaker_says(pulse):
     t0 = time.monotonic()
     clock = lambda: time.monotonic() - t0  # noqa: E731
-    rec = pulse.record("speaker")
-    time.sleep(0.5)
+    rec = recording(pulse, "speaker")
     text = io.StringIO()
     voice = Pyttsx3Voice(rate=170)
     try:
@@ -49,7 +59,8 @@ def test_announcements_are_played_through_the_audio_server_when_the_speaker_says
     assert s.problems == []
     assert text.getvalue() == "referee: Bob wins two cards\nreferee: Ann is out this round\n"
     got = bursts(x.mean(axis=1), pulse.sinks["speaker"].rate)
-    assert len(got) == 2, got
+    assert len(got) == 2, (got, s.history(), len(x) / pulse.sinks["speaker"].rate,
+                           bursts(x.mean(axis=1), pulse.sinks["speaker"].rate, level=0.001))
     # what the speaker says about its timing matches what came out of the sink
     assert abs((got[1][0] - got[0][0]) - (second.start - first.start)) < 0.15
     for (b0, b1), r in zip(got, (first, second)):
@@ -57,8 +68,7 @@ def test_announcements_are_played_through_the_audio_server_when_the_speaker_says
 
 
 def test_an_urgent_verdict_cuts_the_score_short_on_the_speaker(pulse):
-    rec = pulse.record("speaker")
-    time.sleep(0.5)
+    rec = recording(pulse, "speaker")
     voice = Pyttsx3Voice(rate=170)
     try:
         with Speaker("speakers", text=io.StringIO(), voice=voice) as s:
