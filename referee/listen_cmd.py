@@ -114,9 +114,6 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         return _fail(str(e))
 
     listener = Listener(source, recogniser)
-    where = ", ".join(f"{c.name}={c.source}:{c.source_channel + 1}" for c in source.channels)
-    print(f"referee listen: {recogniser.name} listening on {where} (Ctrl-C to stop)",
-          file=err, flush=True)
 
     # Ctrl-C (or SIGTERM) stops the source; the recognisers are flushed and the last
     # utterances printed before exit.
@@ -127,6 +124,9 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     if threading.current_thread() is threading.main_thread():
         for s in (signal.SIGINT, signal.SIGTERM):
             old[s] = signal.signal(s, stop)
+    where = ", ".join(f"{c.name}={c.source}:{c.source_channel + 1}" for c in source.channels)
+    print(f"referee listen: {recogniser.name} listening on {where} (Ctrl-C to stop)",
+          file=err, flush=True)
     try:
         for ev in listener.events():
             line = _format(ev, args.json, args.watermarks)

@@ -46,7 +46,9 @@ The recipe (what works on these machines): ``pulseaudio --daemonize=no -n -F min
 --exit-idle-time=-1 --disallow-exit --use-pid-file=no`` as root, stdin from /dev/null, log to
 ``<workdir>/pulseaudio.log``; ``minimal.pa`` loads ``module-native-protocol-unix`` on a
 private socket with ``auth-anonymous=1`` and one ``module-null-sink`` per sink. A keep-alive
-``parec`` reads every monitor (else a new stream's first block arrives 0.5-1.7 s late), and
+``parec`` reads every monitor (else a new stream's first block arrives 0.5-1.7 s late), a
+``pacat`` plays silence into every sink (an idle null sink renders nothing, so without it a
+monitor gives no samples between sounds and a mic's sample clock would stand still), and
 the server is given ~2 s after the sinks load. A sink's channel map is the one the ALSA
 ``pulse`` plugin asks for with that channel count, so channel k of the sink is channel k of
 the sounddevice stream, with no remixing.
@@ -278,11 +280,21 @@ class PulseServer:
         tmp.replace(self.asoundrc)
 
     def _start_keepalive(self, sink: Sink) -> None:
+        # A reader on the monitor, so a new stream's first block is not late ...
         self._keepalive[sink.name] = subprocess.Popen(
             ["parec", f"--device={sink.monitor}", "--raw", "--fix-format", "--fix-rate",
-             "--fix-channels"],
+             "--fix-channels", "--latency-msec=20"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env=self.env)
+        # ... and silence played into the sink, so that it runs like a real microphone:
+        # an idle null sink renders nothing, and its monitor then gives no samples at all
+        # (the mic's clock would stand still between sounds).
+        self._keepalive[sink.name + "/silence"] = subprocess.Popen(
+            ["pacat", "--playback", f"--device={sink.name}", "--raw", "--format=s16le",
+             f"--rate={sink.rate}", f"--channels={sink.channels}",
+             f"--channel-map={','.join(sink.channel_map)}", "--client-name=silence"],
+            stdin=open("/dev/zero", "rb"), stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, env=self.env)
 
     def _pactl(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
         r = subprocess.run(["pactl", *args], env=self.env, capture_output=True, text=True,

@@ -114,10 +114,11 @@ def test_referee_listen_prints_calls_live_and_stops_on_ctrl_c(pulse, tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
+            print(p.communicate()[1])
     assert p.returncode == 0, err
     objs = [json.loads(x) for x in [line] + rest.splitlines() if x.strip()]
     assert [(o["player"], o["channel"], o["kind"], o["said"]) for o in objs] == [
-        ("bob", 2, "call", "seven of diamonds")]
+        ("bob", 2, "call", "seven of diamonds")], err
     assert objs[0]["source"] == "table3" and objs[0]["end"] > objs[0]["start"] > 0
 
 
@@ -135,9 +136,10 @@ def test_referee_listen_several_devices(pulse, tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
+            print(p.communicate()[1])
     assert p.returncode == 0, err
     objs = [json.loads(x) for x in out.splitlines()]
-    assert [(o["player"], o["kind"], o["said"]) for o in objs] == [("ann", "shout", "goop")]
+    assert [(o["player"], o["kind"], o["said"]) for o in objs] == [("ann", "shout", "goop")], err
 
 
 def test_referee_listen_devices_and_bad_input(pulse):

@@ -106,14 +106,17 @@ class MicrophoneSource:
     ``inputs`` lists the devices and their channels; the source's channels are those
     channels in order, and ``players`` names them (one name per channel, or None).
     ``rate`` is asked of every device; a device that refuses it is opened at its default
-    rate (blocks carry their rate; the listener resamples). Iterate (from one thread) to get
+    rate (blocks carry their rate; the listener resamples). ``latency``: the devices' input
+    buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
+    times, and too little loses audio when the machine is busy (``overflows``). Iterate (from one thread) to get
     blocks; ``stop()`` (from any thread) ends the iteration. Use as a context manager, or
     ``start()``/``close()``.
     """
 
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
-                 block_seconds: float = 0.05, align_blocks: int = 5) -> None:
+                 block_seconds: float = 0.05, align_blocks: int = 5,
+                 latency: float | str = 0.2) -> None:
         self._sd_arg = sd
         self.inputs = list(inputs)
         if not self.inputs:
@@ -144,6 +147,7 @@ class MicrophoneSource:
         self._hold_deadline: float | None = None
         self._stopped = threading.Event()
         self.align_blocks = align_blocks
+        self.latency = latency
         self.overflows = 0
         """How many callbacks reported lost input (the count cannot say how much)."""
 
@@ -177,7 +181,7 @@ class MicrophoneSource:
                 stream = sd.InputStream(
                     device=device, channels=need, samplerate=rate, dtype="int16",
                     blocksize=max(1, int(round(rate * self.block_seconds))),
-                    latency="low", callback=self._callback(i))
+                    latency=self.latency, callback=self._callback(i))
             except Exception as e:  # sd.PortAudioError, ValueError
                 last_error = e
                 continue
@@ -201,7 +205,7 @@ class MicrophoneSource:
         self.stop()
         for s in self._streams:
             try:
-                s.stop()
+                s.abort()  # drop what is buffered: stop() can wait on the host API
                 s.close()
             except Exception:
                 pass
