@@ -27,6 +27,15 @@ pyttsx3's Linux pitfalls, and what this module does about them:
   the game's.
 * the speaking rate varies unless set: every voice takes ``rate`` (words per
   minute) and sets it.
+* now and then a run writes no file, or an empty one: the child tries again,
+  and a render with no speech in it is a failure, not silence played.
+
+Live, the output is woken with a moment of silence when the speaker starts
+(the first stream to a PulseAudio sink can start ~0.8 s late; later ones
+within milliseconds), and each rendering is trimmed of the voice's leading and
+trailing silence, so ``start`` and ``end`` are those of the speech.
+``say(urgent=True)`` jumps the queue and cuts short a non-urgent announcement
+being spoken (the WAV sink does the same on its timeline).
 
 Times are seconds on the *audio clock* (the ``clock`` callable given, e.g. the
 microphones' sample count; or the ``at`` given to :meth:`Speaker.say`). Each
