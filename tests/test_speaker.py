@@ -209,11 +209,13 @@ def test_speaker_refuses_an_output_it_cannot_write():
 
 
 class SilentPlayer:
-    """Test double for the audio output: 'plays' for ``seconds`` on a fake
-    clock that it advances itself, and can be interrupted."""
+    """Test double for the audio output: takes ``holds[i]`` seconds of real
+    time to 'play' the i-th audio (0.4 s once they run out; interruptible),
+    then advances the fake clock by the audio's duration."""
 
-    def __init__(self, clock):
+    def __init__(self, clock, holds=()):
         self.clock = clock
+        self.holds = list(holds)
         self.played = []
 
     def start(self):
@@ -222,9 +224,8 @@ class SilentPlayer:
     def play(self, audio, stop, started):
         started()
         self.played.append(audio.duration)
-        for _ in range(40):
-            if stop.wait(0.01):
-                return False
+        if stop.wait(self.holds.pop(0) if self.holds else 0.4):
+            return False
         self.clock.t += audio.duration
         return True
 
@@ -260,11 +261,13 @@ def test_live_speaker_records_start_and_end_and_recognises_its_own_words():
 
 def test_live_urgent_interrupts_a_non_urgent_announcement_being_spoken():
     clock = FakeClock()
-    player = SilentPlayer(clock)
+    player = SilentPlayer(clock, holds=[30.0])  # the scores play until interrupted
     with Speaker("speakers", text=io.StringIO(), voice=EspeakVoice(), clock=clock,
                  player=player) as s:
         s.say("The scores are: Ann twelve, Bob nine")
-        while s.talking() is None:
+        for _ in range(1000):
+            if s.talking() is not None:
+                break
             threading.Event().wait(0.01)
         s.say("Bob wins", urgent=True)
     scores, verdict = s.history()
