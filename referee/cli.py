@@ -16,6 +16,8 @@ COMMANDS = {
     "replay": "referee.replay_cmd",
     "transcribe": "referee.transcribe_cmd",
     "models": "referee.models_cmd",
+    "listen": "referee.listen_cmd",
+    "say": "referee.say_cmd",
 }
 
 

@@ -84,6 +84,16 @@ class Tally:
 #: shell (it journals them too, so the log shows what was asked).
 COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end")
 
+#: Other ways to say a command -> its name.
+COMMAND_ALIASES = {"end game": "end", "end-game": "end", "new game": "new-game", "scores": "score"}
+
+
+def command_name(text: str) -> str | None:
+    """The command that ``text`` names, or None."""
+    t = " ".join(text.lower().split())
+    name = COMMAND_ALIASES.get(t, t.replace(" ", "-"))
+    return name if name in COMMANDS else None
+
 
 @dataclass(frozen=True)
 class Command:

@@ -15,15 +15,15 @@ It never reads a clock: "now" is the furthest the microphones have heard.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import Any, Callable, TextIO
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 from .announce import Announcer, scores_sentence
 from .cards import Card, full_deck
-from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance
+from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
 from .games import make_game
 from .journal import dumps, encode, encode_verdict
-from .judge import Judge
+from .judge import Judge, LateReport
 from . import goop, stroop
 from .goop_count import CountDialogue, Say
 
@@ -129,7 +129,9 @@ class Table:
             self._heard(event.stream, event.upto + self.options.offset)
             return
         u = event
-        start, end = u.start + self.options.offset, u.end + self.options.offset
+        # Whole microseconds: the journal then holds exactly the times judged.
+        start = round(u.start + self.options.offset, 6)
+        end = round(u.end + self.options.offset, 6)
         stream = u.player or DEALER
         if stream not in self.channels:
             return
@@ -152,9 +154,9 @@ class Table:
     def type(self, text: str) -> str | None:
         """Typed input (the dealer's keyboard): a card deals it; a command word
         runs it. Returns an error message for text that is neither."""
-        words = text.strip().lower().replace(" ", "-")
-        if words in COMMANDS:
-            self._push(KEYBOARD, Command(words, self.now))
+        name = command_name(text)
+        if name is not None:
+            self._push(KEYBOARD, Command(name, self.now))
             return None
         card = Card.find(text)
         if card is None:
@@ -173,8 +175,8 @@ class Table:
     # --- Turning heard words into game events ------------------------------------
     def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
         if kind == "command":
-            name = said.replace(" ", "-")
-            return Command(name, end, None if stream == DEALER else stream) if name in COMMANDS else None
+            name = command_name(said)
+            return Command(name, end, None if stream == DEALER else stream) if name else None
         if self.start.game == "stroop":
             if kind != "call":
                 return None
@@ -188,9 +190,16 @@ class Table:
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
+        try:
+            verdicts = self.judge.push(stream, happening)
+        except LateReport as e:
+            # The hearing layer broke its watermark promise: say so, do not crash.
+            self._note(f"not judged: {e}")
+            return
+        # Journaled before any of the verdicts it brings.
         if self.journal is not None:
             self.journal.append(encode(happening))
-        self._emit(self.judge.push(stream, happening))
+        self._emit(verdicts)
 
     def _heard(self, stream: str, upto: float) -> None:
         if stream not in self.channels:

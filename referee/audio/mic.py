@@ -1,0 +1,296 @@
+"""Microphones, through sounddevice (PortAudio): one device, one multi-channel device with
+a channel per player, or several devices, as one :class:`~referee.audio.blocks.AudioSource`.
+
+Timestamps come from sample counts. With several devices, each device's count is placed on
+the one shared clock once, at start: for the first ``align_blocks`` callbacks of every device
+the source notes when each callback ran (PortAudio's stream clock, one clock for all streams
+of a host API) minus the duration of the samples received so far; the minimum of that is when
+the device's sample 0 was captured, plus the smallest delivery delay. A device whose sample 0
+came 80 ms after the first device's gets its samples numbered from 80 ms. Blocks are held
+back until every device is placed (about ``align_blocks`` x ``block_seconds``, 0.25 s), then
+only sample counts matter. (PortAudio's own input ADC time was tried first: through
+PulseAudio's ALSA plugin it is off by up to 100 ms per stream start; the arrival minimum was
+within 3 ms.) Separate devices drift apart by their clock error, some tens of ppm: about
+0.1 s an hour; ``drift()`` reports it. With one device nothing is held back.
+
+sounddevice is passed in (``MicrophoneSource(sd, ...)``) or imported on first use, never at
+import of this module: it lists the devices once, when imported.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from .blocks import Block, Channel
+
+
+class MicError(ValueError):
+    """A device or channel that cannot be used; the message says which and why."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """One device to open and the channels of it to use."""
+
+    device: int | str | None = None
+    """sounddevice device: index, name (substring) or None for the default input."""
+    channels: tuple[int, ...] = (0,)
+    """0-based channels of the device, each becoming one channel of the source."""
+
+
+def _sounddevice(sd: Any | None) -> Any:
+    if sd is not None:
+        return sd
+    try:
+        import sounddevice
+    except OSError as e:  # PortAudio library missing
+        raise MicError(f"cannot use microphones: {e}") from None
+    return sounddevice
+
+
+def list_devices(sd: Any | None = None) -> list[dict]:
+    """Input devices: ``{'index', 'name', 'channels', 'rate', 'default'}`` each."""
+    sd = _sounddevice(sd)
+    try:
+        default = sd.default.device[0]
+    except Exception:
+        default = None
+    if default is None or default < 0:
+        try:
+            default = sd.query_hostapis(0)["default_input_device"]
+        except Exception:
+            default = -1
+    out = []
+    for i, d in enumerate(sd.query_devices()):
+        if d["max_input_channels"] > 0:
+            out.append({"index": i, "name": d["name"], "channels": d["max_input_channels"],
+                        "rate": d["default_samplerate"], "default": i == default})
+    return out
+
+
+def plan_inputs(devices: Sequence[str] | None = None,
+                channels: Sequence[int] | None = None) -> list[Input]:
+    """The inputs of ``referee listen --devices ... --channels ...``: one device with the
+    given 0-based channels, or several devices with their first channel each."""
+    devs: list[int | str | None] = [_device_arg(d) for d in devices] if devices else [None]
+    if channels is not None:
+        if len(devs) != 1:
+            raise MicError("--channels selects channels of one device; with several "
+                           "--devices each device is one channel")
+        if not channels:
+            raise MicError("--channels is empty")
+        if any(c < 0 for c in channels):
+            raise MicError(f"channels are numbered from 1: {[c + 1 for c in channels]}")
+        if len(set(channels)) != len(channels):
+            raise MicError("a channel is given twice in --channels")
+        return [Input(devs[0], tuple(channels))]
+    return [Input(d, (0,)) for d in devs]
+
+
+def _device_arg(text: str) -> int | str:
+    t = text.strip()
+    if not t:
+        raise MicError("empty device name")
+    return int(t) if t.isdigit() else t
+
+
+class MicrophoneSource:
+    """Blocks from live microphones.
+
+    ``inputs`` lists the devices and their channels; the source's channels are those
+    channels in order, and ``players`` names them (one name per channel, or None).
+    ``rate`` is asked of every device; a device that refuses it is opened at its default
+    rate (blocks carry their rate; the listener resamples). ``latency``: the devices' input
+    buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
+    times, and too little loses audio when the machine is busy (``overflows``). Iterate (from one thread) to get
+    blocks; ``stop()`` (from any thread) ends the iteration. Use as a context manager, or
+    ``start()``/``close()``.
+    """
+
+    def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
+                 players: Sequence[str | None] | None = None, rate: int = 16000,
+                 block_seconds: float = 0.05, align_blocks: int = 5,
+                 latency: float | str = 0.2) -> None:
+        self._sd_arg = sd
+        self.inputs = list(inputs)
+        if not self.inputs:
+            raise MicError("no input device given")
+        n = sum(len(i.channels) for i in self.inputs)
+        players = list(players) if players is not None else [None] * n
+        if len(players) != n:
+            raise MicError(f"{len(players)} player names for {n} microphone channels")
+        self.rate = int(rate)
+        self.block_seconds = block_seconds
+        self.channels: list[Channel] = []
+        self._first_channel: list[int] = []
+        k = 0
+        for inp in self.inputs:
+            self._first_channel.append(k)
+            for c in inp.channels:
+                self.channels.append(Channel(k, players[k], _device_label(inp.device), c))
+                k += 1
+        self._queue: queue.Queue = queue.Queue()
+        self._streams: list[Any] = []
+        self._rates: list[int] = []
+        n_in = len(self.inputs)
+        self._offsets: list[int | None] = [None] * n_in
+        self._counts = [0] * n_in  # samples received per input
+        self._zero: list[float] = [float("inf")] * n_in  # min(arrival - received/rate)
+        self._seen = [0] * n_in  # callbacks per input
+        self._held: list[tuple[int, np.ndarray, int]] | None = [] if n_in > 1 else None
+        self._hold_deadline: float | None = None
+        self._stopped = threading.Event()
+        self.align_blocks = align_blocks
+        self.latency = latency
+        self.overflows = 0
+        """How many callbacks reported lost input (the count cannot say how much)."""
+
+    # -- life cycle -----------------------------------------------------------
+    def start(self) -> "MicrophoneSource":
+        sd = self._sd = _sounddevice(self._sd_arg)
+        try:
+            for i, inp in enumerate(self.inputs):
+                self._streams.append(self._open(sd, i, inp))
+            for s in self._streams:
+                s.start()
+        except Exception:
+            self.close()
+            raise
+        return self
+
+    def _open(self, sd: Any, i: int, inp: Input) -> Any:
+        try:
+            info = sd.query_devices(inp.device, "input")
+        except Exception as e:
+            raise MicError(f"no input device {_device_label(inp.device)}: {e}") from None
+        have = int(info["max_input_channels"])
+        need = max(inp.channels) + 1
+        if need > have:
+            raise MicError(f"device {info['name']!r} has {have} input channel(s); "
+                           f"channel {need} was asked for")
+        device = inp.device
+        last_error: Exception | None = None
+        for rate in dict.fromkeys([self.rate, int(info["default_samplerate"])]):
+            try:
+                stream = sd.InputStream(
+                    device=device, channels=need, samplerate=rate, dtype="int16",
+                    blocksize=max(1, int(round(rate * self.block_seconds))),
+                    latency=self.latency, callback=self._callback(i))
+            except Exception as e:  # sd.PortAudioError, ValueError
+                last_error = e
+                continue
+            self._rates.append(rate)
+            return stream
+        raise MicError(f"cannot open input device {info['name']!r}: {last_error}")
+
+    def _callback(self, i: int):
+        def callback(indata, frames, time_info, status) -> None:
+            if status and status.input_overflow:
+                self.overflows += 1
+            now = float(getattr(time_info, "currentTime", 0.0) or 0.0) or time.monotonic()
+            self._queue.put((i, indata.copy(), now))
+        return callback
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._queue.put(None)
+
+    def close(self) -> None:
+        self.stop()
+        for s in self._streams:
+            try:
+                s.abort()  # drop what is buffered: stop() can wait on the host API
+                s.close()
+            except Exception:
+                pass
+        self._streams = []
+
+    def __enter__(self) -> "MicrophoneSource":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- blocks ---------------------------------------------------------------
+    def __iter__(self) -> Iterator[Block]:
+        if not self._streams and not self._stopped.is_set():
+            self.start()
+        while not self._stopped.is_set():
+            try:
+                item = self._queue.get(timeout=0.1)
+            except queue.Empty:
+                item = ()
+            if item is None:
+                break
+            if item:
+                i, data, now = item
+                self._counts[i] += data.shape[0]
+                self._seen[i] += 1
+                self._zero[i] = min(self._zero[i], now - self._counts[i] / self._rates[i])
+                if self._held is None:
+                    yield from self._blocks(i, data, self._counts[i])
+                    continue
+                self._held.append((i, data, self._counts[i]))
+            if self._held is not None and self._aligned():
+                held, self._held = self._held, None
+                for i, data, count in held:
+                    yield from self._blocks(i, data, count)
+
+    def _aligned(self) -> bool:
+        """Place every input on the shared clock once each has had ``align_blocks``
+        callbacks (or after 2 s: an input that gives nothing then starts where it starts)."""
+        if self._hold_deadline is None:
+            self._hold_deadline = time.monotonic() + 2.0
+        ready = all(n >= self.align_blocks for n in self._seen)
+        if not ready and time.monotonic() < self._hold_deadline:
+            return False
+        placed = [z for z in self._zero if z != float("inf")]
+        if not placed:
+            return False
+        origin = min(placed)
+        for i, z in enumerate(self._zero):
+            if z != float("inf"):
+                self._offsets[i] = int(round((z - origin) * self._rates[i]))
+        return True
+
+    def _blocks(self, i: int, data: np.ndarray, count: int) -> list[Block]:
+        """Blocks of input ``i``'s callback whose last sample is the ``count``-th."""
+        rate = self._rates[i]
+        if self._offsets[i] is None:
+            if self._held is None and len(self.inputs) == 1:
+                self._offsets[i] = 0
+            else:  # a late input: place it by its own arrival times against the others
+                origin = min(z for z in self._zero if z != float("inf"))
+                self._offsets[i] = int(round((self._zero[i] - origin) * rate))
+        index = self._offsets[i] + count - data.shape[0]
+        if index < 0:
+            data = data[-index:]
+            index = 0
+        if data.shape[0] == 0:
+            return []
+        inp = self.inputs[i]
+        out = []
+        for j, c in enumerate(inp.channels):
+            ch = self.channels[self._first_channel[i] + j]
+            out.append(Block(ch.index, np.ascontiguousarray(data[:, c]), index, rate,
+                             ch.player, ch.source))
+        return out
+
+    def drift(self) -> list[float]:
+        """Seconds per input: how far its current delivery-time estimate of sample 0 has
+        moved from the one it was placed by (grows with clock drift or lost input; the
+        estimate only falls, so this is <= 0)."""
+        if any(o is None for o in self._offsets):
+            return [0.0] * len(self.inputs)
+        origin = min(self._zero)
+        return [(z - origin) - off / r for z, off, r in zip(self._zero, self._offsets, self._rates)]
+
+
+def _device_label(device: int | str | None) -> str:
+    return "default" if device is None else str(device)

@@ -1,0 +1,89 @@
+"""The seam between ``referee play``/``resume`` and the hearing layer: from the command's
+options, open the recogniser and the audio (microphones or a ``--audio`` recording) and hand
+back the listener's events.
+
+``--channels dealer,ann,bob`` names the input's channels in order; without ``--devices``
+they are channels 1, 2, 3 of the default input device (a multi-channel interface), with
+``--devices A,B,C`` one device per name (each device's first channel). With ``--audio
+GAME.wav`` the file's channels are the named mics, in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Iterator
+
+from .events import Heard, Utterance
+
+#: What each game listens for (grammar kinds).
+KINDS = {
+    "stroop": ("call", "command"),
+    "goop": ("shout", "command", "number"),
+}
+
+
+class ListeningError(ValueError):
+    """The microphones, recording or recogniser cannot be set up; the message says why."""
+
+
+class Listening:
+    """An open recogniser + source + listener. ``events`` is iterated once (in any one
+    thread); ``stop()`` ends it from another; ``clock()`` is the audio clock now."""
+
+    def __init__(self, listener, source, engine: str) -> None:
+        self.listener = listener
+        self.source = source
+        self.engine = engine
+        self.events: Iterator[Utterance | Heard] = listener.events()
+
+    def clock(self) -> float:
+        return self.listener.clock()
+
+    def stop(self) -> None:
+        self.listener.stop()
+
+    def close(self) -> None:
+        self.listener.stop()
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
+
+
+def open_listening(args: argparse.Namespace, channels: list[str], game: str) -> Listening:
+    """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
+    listening stream per name in ``channels`` ('dealer' or a player)."""
+    from .hearing.engine import EngineError, open_recogniser
+    from .hearing.grammar import Grammar, GrammarError
+    from .listener import Listener
+
+    try:
+        grammar = Grammar.load().subset(kinds=set(KINDS.get(game, ("call", "shout", "command"))))
+        recogniser = open_recogniser(getattr(args, "engine", None), getattr(args, "model", None),
+                                     grammar)
+    except (EngineError, GrammarError) as e:
+        raise ListeningError(str(e)) from None
+    audio = getattr(args, "audio", None)
+    if audio:
+        from .audio.recording import RecordingSource
+
+        # a file it cannot read, or a channel count that differs from the names, raises
+        # a ValueError that names the file
+        source = RecordingSource(audio, players=channels, rate=recogniser.rate)
+    else:
+        from .audio.mic import Input, MicError, MicrophoneSource
+
+        devices = [d.strip() for d in (getattr(args, "devices", None) or "").split(",")
+                   if d.strip()]
+        if devices and len(devices) != len(channels):
+            raise ListeningError(f"--devices names {len(devices)} device(s) for "
+                                 f"{len(channels)} mics ({', '.join(channels)})")
+        if devices:
+            inputs = [Input(int(d) if d.isdigit() else d, (0,)) for d in devices]
+        else:
+            inputs = [Input(None, tuple(range(len(channels))))]
+        try:
+            source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate)
+            source.start()
+        except MicError as e:
+            raise ListeningError(str(e)) from None
+    return Listening(Listener(source, recogniser), source, recogniser.name)

@@ -1,0 +1,220 @@
+"""The listener over recordings: ordering, watermarks, cross-talk, resampling, threads.
+
+These tests use ``ToneRecogniserDouble``, a TEST DOUBLE for the speech recogniser: it finds
+bursts of sound by level and names each burst by its pitch (440 Hz "queen of hearts",
+660 Hz "two of spades"). It reads the real audio the listener gives it, so the listener's
+timing, resampling and cross-talk decisions are tested on real signals; the real recognisers
+are tested with the listener in tests/test_listen_cmd.py.
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+
+import numpy as np
+import pytest
+
+from pulse import tone, write_pcm16
+from referee.audio.recording import RecordingSource
+from referee.events import Heard, Utterance
+from referee.listener import Listener
+
+RATE = 16000
+NAMES = {440: "queen of hearts", 660: "two of spades"}
+
+
+class ToneRecogniserDouble:
+    """TEST DOUBLE standing in for a Recogniser (see the module docstring)."""
+
+    name = "tone-double"
+    rate = RATE
+
+    def __init__(self, threshold_db: float = -45.0, deaf: frozenset[int] = frozenset()):
+        self.threshold_db = threshold_db
+        self.deaf = deaf  # channels whose recogniser hears nothing (a miss)
+        self.fed: dict[int, int] = {}
+
+    def stream(self, start=0.0, channel=0, player=None, source=""):
+        return _ToneStream(self, start, channel, player, source)
+
+
+class _ToneStream:
+    FRAME = 160  # 10 ms
+
+    def __init__(self, rec, start, channel, player, source):
+        self.rec, self.start, self.channel, self.player, self.source = (
+            rec, start, channel, player, source)
+        self.n = 0  # samples consumed
+        self.buf = np.zeros(0, np.int16)
+        self.burst: list[np.ndarray] = []
+        self.burst_start: int | None = None
+        self.quiet = 0
+
+    @property
+    def watermark(self) -> float:
+        at = self.n if self.burst_start is None else self.burst_start
+        return self.start + at / RATE
+
+    def feed(self, samples):
+        assert samples.dtype == np.int16
+        self.rec.fed[self.channel] = self.rec.fed.get(self.channel, 0) + len(samples)
+        self.buf = np.concatenate([self.buf, samples])
+        out = []
+        while len(self.buf) >= self.FRAME:
+            f, self.buf = self.buf[: self.FRAME], self.buf[self.FRAME:]
+            out += self._frame(f)
+        return out
+
+    def close(self):
+        out = []
+        if self.burst_start is not None:
+            out += self._end(self.n - self.quiet * self.FRAME)
+        return out
+
+    def _frame(self, f):
+        p = np.mean((f / 32768.0) ** 2)
+        loud = p > 0 and 10 * math.log10(p) > self.rec.threshold_db
+        out = []
+        if loud:
+            if self.burst_start is None:
+                self.burst_start = self.n
+            self.burst.append(f)
+            self.quiet = 0
+        elif self.burst_start is not None:
+            self.quiet += 1
+            if self.quiet >= 20:  # 200 ms of quiet ends a burst
+                out = self._end(self.n + self.FRAME - self.quiet * self.FRAME)
+        self.n += self.FRAME
+        return out
+
+    def _end(self, end_sample):
+        x = np.concatenate(self.burst).astype(np.float64)
+        start = self.burst_start
+        self.burst, self.burst_start, self.quiet = [], None, 0
+        if self.channel in self.rec.deaf:
+            return []
+        spec = np.abs(np.fft.rfft(x * np.hanning(len(x))))
+        freq = np.argmax(spec) * RATE / len(x)
+        said = min(NAMES, key=lambda f: abs(f - freq))
+        return [Utterance("call", NAMES[said], self.start + start / RATE,
+                          self.start + end_sample / RATE, 1.0, self.channel, self.player,
+                          self.source)]
+
+
+def table(path, calls, seconds=4.0, leak_db=-15.0, rate=RATE, n_ch=2):
+    """A multi-channel recording: ``calls`` = [(channel, freq, start, end)]; each call is
+    loud (-6 dBFS) on its channel and leaks into every other at ``leak_db``."""
+    x = np.zeros((int(seconds * rate), n_ch))
+    gain = 10 ** (leak_db / 20)
+    for ch, freq, a, b in calls:
+        t = tone(freq, b - a, rate, amp=0.5)
+        i = int(a * rate)
+        for c in range(n_ch):
+            x[i:i + len(t), c] += t * (1.0 if c == ch else gain)
+    write_pcm16(path, x, rate)
+    return path
+
+
+def check_order(events, streams):
+    """Every stream's utterances come before any watermark past their start."""
+    mark = {s: -math.inf for s in streams}
+    for ev in events:
+        if isinstance(ev, Heard):
+            assert ev.upto >= mark[ev.stream], "watermarks never go back"
+            mark[ev.stream] = ev.upto
+        else:
+            name = ev.player or f"ch{ev.channel}"
+            assert ev.start >= mark[name], f"{ev} reported after watermark {mark[name]}"
+    return mark
+
+
+def calls(events):
+    return [(e.player, e.said, round(e.start, 2), round(e.end, 2))
+            for e in events if isinstance(e, Utterance)]
+
+
+def test_copies_on_other_mics_are_dropped(tmp_path):
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0), (1, 660, 2.0, 2.4)])
+    src = RecordingSource(wav, players=["ann", "bob"])
+    lst = Listener(src, ToneRecogniserDouble())
+    events = list(lst.events())
+    assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0),
+                             ("bob", "two of spades", 2.0, 2.4)]
+    mark = check_order(events, ["ann", "bob"])
+    assert mark == {"ann": 4.0, "bob": 4.0}
+
+
+def test_without_crosstalk_filter_the_copies_come_through(tmp_path):
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)])
+    events = list(Listener(RecordingSource(wav, players=["ann", "bob"]),
+                           ToneRecogniserDouble(), crosstalk=False).events())
+    assert sorted(calls(events)) == [("ann", "queen of hearts", 0.5, 1.0),
+                                     ("bob", "queen of hearts", 0.5, 1.0)]
+    check_order(events, ["ann", "bob"])
+
+
+def test_two_players_calling_at_once_are_both_heard(tmp_path):
+    # bob's call lies within ann's; each mic also hears the other's call at -15 dB (and the
+    # double's bursts include it), but each call is loudest on its caller's mic
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0), (1, 660, 0.6, 0.95)])
+    events = list(Listener(RecordingSource(wav, players=["ann", "bob"]),
+                           ToneRecogniserDouble()).events())
+    assert sorted(calls(events)) == [("ann", "queen of hearts", 0.5, 1.0),
+                                     ("bob", "two of spades", 0.5, 1.0)]
+
+
+def test_a_call_missed_on_its_own_mic_is_credited_to_its_player(tmp_path):
+    # ann's recogniser misses her call; bob's mic heard it at -15 dB: it is ann's.
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)])
+    events = list(Listener(RecordingSource(wav, players=["ann", "bob"]),
+                           ToneRecogniserDouble(deaf=frozenset({0}))).events())
+    assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0)]
+    check_order(events, ["ann", "bob"])
+
+
+def test_other_rates_are_resampled_and_keep_their_times(tmp_path):
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0), (1, 660, 2.0, 2.4)], rate=48000)
+    rec = ToneRecogniserDouble()
+    src = RecordingSource(wav, players=["ann", "bob"])  # blocks at 48 kHz
+    events = list(Listener(src, rec).events())
+    assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0),
+                             ("bob", "two of spades", 2.0, 2.4)]
+    assert rec.fed == {0: 4 * RATE, 1: 4 * RATE}  # every sample, once, at 16 kHz
+
+
+def test_in_a_thread_through_a_queue(tmp_path):
+    wav = table(tmp_path / "t.wav", [(1, 660, 1.0, 1.5)])
+    lst = Listener(RecordingSource(wav), ToneRecogniserDouble())
+    assert lst.stream_names == ["ch0", "ch1"]
+    q: queue.Queue = queue.Queue()
+    lst.start(q)
+    events = []
+    while (ev := q.get(timeout=30)) is not None:
+        events.append(ev)
+    assert lst.error is None
+    assert [(e.channel, e.said) for e in events if isinstance(e, Utterance)] == [
+        (1, "two of spades")]
+    check_order(events, ["ch0", "ch1"])
+
+
+def test_recording_source_blocks(tmp_path):
+    x = np.zeros((RATE, 3))
+    x[:, 2] = 0.25
+    write_pcm16(tmp_path / "a.wav", x, RATE)
+    write_pcm16(tmp_path / "b.wav", np.zeros(RATE // 2), RATE)
+    src = RecordingSource([tmp_path / "a.wav", tmp_path / "b.wav"], block_seconds=0.1)
+    assert [(c.index, c.source_channel) for c in src.channels] == [(0, 0), (1, 1), (2, 2),
+                                                                   (3, 0)]
+    blocks = list(src)
+    assert [b.channel for b in blocks[:4]] == [0, 1, 2, 3]  # time order across channels
+    assert sum(b.frames for b in blocks if b.channel == 2) == RATE
+    assert sum(b.frames for b in blocks if b.channel == 3) == RATE // 2
+    assert all(b.samples.dtype == np.int16 for b in blocks)
+    assert abs(int(blocks[2].samples[0]) - 8192) <= 1  # 0.25 full scale
+    b = [b for b in blocks if b.channel == 0][3]
+    assert (b.index, b.start, b.end) == (4800, 0.3, 0.4)
+    with pytest.raises(ValueError, match="2 player names for 4 channel"):
+        RecordingSource([tmp_path / "a.wav", tmp_path / "b.wav"], players=["a", "b"])
+    with pytest.raises(ValueError, match="nope.wav"):
+        RecordingSource(tmp_path / "nope.wav")

@@ -1,0 +1,140 @@
+"""The microphone path through a real PulseAudio server (tests/pulse.py): sound played
+into null sinks, read back by sounddevice, cut into blocks on one shared clock."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from pulse import tone, write_pcm16
+from referee.audio.blocks import parse_players
+from referee.audio.mic import Input, MicError, MicrophoneSource, list_devices, plan_inputs
+
+RATE = 16000
+
+
+def capture(source: MicrophoneSource, action, after: float = 0.6) -> dict[int, np.ndarray]:
+    """Run ``action`` while reading ``source``; each channel's samples placed on the shared
+    clock (zeros where a channel had no samples), and a check that blocks are consecutive."""
+    got: dict[int, list] = {c.index: [] for c in source.channels}
+    nxt: dict[int, int] = {}
+    done = threading.Event()
+
+    def read():
+        for b in source:
+            assert b.samples.dtype == np.int16 and b.samples.ndim == 1
+            assert b.rate == RATE
+            if b.channel in nxt:
+                assert b.index == nxt[b.channel], "blocks of a channel must be consecutive"
+            nxt[b.channel] = b.index + b.frames
+            got[b.channel].append(b)
+        done.set()
+
+    with source:
+        t = threading.Thread(target=read)
+        t.start()
+        action()
+        threading.Event().wait(after)
+        source.stop()
+        t.join(10)
+    assert done.is_set()
+    end = max(nxt.values())
+    out = {}
+    for ch, blocks in got.items():
+        x = np.zeros(end, np.float64)
+        for b in blocks:
+            x[b.index:b.index + b.frames] = b.samples / 32768.0
+        out[ch] = x
+    return out
+
+
+def onsets(x: np.ndarray, threshold: float = 0.05, hop: int = 16) -> list[float]:
+    """Seconds where the level rises above ``threshold`` (1 ms resolution)."""
+    frames = np.abs(x[: len(x) // hop * hop]).reshape(-1, hop).max(axis=1)
+    loud = frames > threshold
+    rises = np.flatnonzero(loud[1:] & ~loud[:-1]) + 1
+    # merge rises closer than 50 ms (within one tone)
+    out: list[float] = []
+    for r in rises:
+        t = r * hop / RATE
+        if not out or t - out[-1] > 0.2:
+            out.append(t)
+    return out
+
+
+def beeps_wav(path, at=(0.4, 1.9), seconds=0.3):
+    x = np.zeros(int((max(at) + seconds + 0.3) * RATE))
+    for a in at:
+        b = tone(1000, seconds)
+        i = int(a * RATE)
+        x[i:i + len(b)] = b
+    write_pcm16(path, x, RATE)
+    return path
+
+
+def test_the_test_devices_are_listed(pulse):
+    names = [d["name"] for d in list_devices()]
+    for sink in ("mic1", "table3", "dealer", "ann", "bob"):
+        assert sink in names
+
+
+def test_one_device_timing_from_sample_counts(pulse, tmp_path):
+    wav = beeps_wav(tmp_path / "beeps.wav", at=(0.4, 1.9))
+    src = MicrophoneSource(inputs=[Input("mic1")], players=["ann"])
+    assert [c.name for c in src.channels] == ["ann"]
+    x = capture(src, lambda: pulse.play(wav, "mic1"))[0]
+    on = onsets(x)
+    assert len(on) == 2, on
+    # the two beeps are 1.5 s apart in the file; so must they be on the block clock
+    assert abs((on[1] - on[0]) - 1.5) < 0.005
+
+
+def test_speech_lands_on_its_players_channel_only(pulse, tmp_path):
+    wav = pulse.say("queen of hearts", tmp_path / "q.wav", lead_in=0.2)
+    # channels 2 and 1 of the 3-channel device, in that order, for bob and ann
+    src = MicrophoneSource(inputs=[Input("table3", (2, 1))], players=parse_players("bob,ann"))
+    assert [(c.player, c.source_channel) for c in src.channels] == [("bob", 2), ("ann", 1)]
+    x = capture(src, lambda: pulse.play(wav, "table3", channel=1))
+    rms = {src.channels[ch].player: float(np.sqrt(np.mean(v ** 2))) for ch, v in x.items()}
+    assert rms["ann"] > 0.01
+    assert rms["bob"] < rms["ann"] / 1000  # nothing leaks between channels of a null sink
+    # the speech is as long as the file says
+    on = onsets(x[1], threshold=0.02)
+    assert len(on) >= 1
+
+
+def test_several_devices_share_one_clock(pulse, tmp_path):
+    # "mic1", "pulse" and "default" are three separate ALSA devices (three PortAudio
+    # streams, started one after the other) reading the same monitor: a beep must land at
+    # the same time on all three channels of the source.
+    wav = beeps_wav(tmp_path / "beeps.wav", at=(0.5, 1.4))
+    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse"), Input("default")],
+                           players=["a", "b", "c"])
+    x = capture(src, lambda: pulse.play(wav, "mic1"))
+    on = [onsets(x[ch]) for ch in range(3)]
+    assert all(len(o) == 2 for o in on), on
+    for o in on[1:]:
+        for a, b in zip(on[0], o):
+            assert abs(a - b) < 0.030, on  # aligned by ADC time to within 30 ms
+    assert max(abs(d) for d in src.drift()) < 0.030
+
+
+def test_bad_device_and_channel_are_clear_errors(pulse):
+    with pytest.raises(MicError, match="no input device"):
+        MicrophoneSource(inputs=[Input("no-such-mic")]).start()
+    with pytest.raises(MicError, match="has 32 input channel"):
+        MicrophoneSource(inputs=[Input("mic1", (0, 40))]).start()
+    with pytest.raises(MicError, match="3 player names for 1"):
+        MicrophoneSource(inputs=[Input("mic1")], players=["a", "b", "c"])
+
+
+def test_plan_inputs():
+    assert plan_inputs(None, None) == [Input(None, (0,))]
+    assert plan_inputs(["2"], [0, 1]) == [Input(2, (0, 1))]
+    assert plan_inputs(["ann", "bob"]) == [Input("ann", (0,)), Input("bob", (0,))]
+    with pytest.raises(MicError):
+        plan_inputs(["ann", "bob"], [0, 1])
+    with pytest.raises(MicError):
+        plan_inputs(None, [0, 0])
