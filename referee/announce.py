@@ -74,7 +74,7 @@ class Announcer:
         if isinstance(v, stroop.Paused):
             return ("Paused." if v.paused else "Resumed.") if normal else None
         if isinstance(v, stroop.GameOver):
-            return self._game_over(v.scores, " cards")
+            return self._game_over(v.scores, "card")
         if isinstance(v, goop.Gooped):
             return f"Goop! {_names(v.goopers)} {'is' if len(v.goopers) == 1 else 'are'} out."
         if isinstance(v, goop.HandOver):
@@ -112,7 +112,8 @@ class Announcer:
     def _game_over(scores: Mapping[str, int], unit: str) -> str:
         best = max(scores.values())
         leaders = [p for p, n in scores.items() if n == best]
-        head = (f"Game over. {leaders[0]} wins with {best}{unit}." if len(leaders) == 1
-                else f"Game over. {_names(leaders)} tie with {best}{unit}.")
+        amount = f"{best} {unit}" + ("" if best == 1 else "s")
+        head = (f"Game over. {leaders[0]} wins with {amount}." if len(leaders) == 1
+                else f"Game over. {_names(leaders)} tie with {amount}.")
         others = {p: n for p, n in scores.items() if p not in leaders}
         return head + (" " + scores_sentence(others, "") if others else "")

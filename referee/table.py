@@ -129,7 +129,9 @@ class Table:
             self._heard(event.stream, event.upto + self.options.offset)
             return
         u = event
-        start, end = u.start + self.options.offset, u.end + self.options.offset
+        # Whole microseconds: the journal then holds exactly the times judged.
+        start = round(u.start + self.options.offset, 6)
+        end = round(u.end + self.options.offset, 6)
         stream = u.player or DEALER
         if stream not in self.channels:
             return

@@ -74,11 +74,19 @@ def test_subset_and_kinds(g):
 
 
 def test_jsgf_holds_each_phrase_once(g):
-    text = g.subset({"call", "shout"}).jsgf(fillers=False)
+    text = g.subset({"call", "shout"}).jsgf()
     assert text.startswith("#JSGF V1.0;")
-    assert text.count("queen of hearts |") == 1 and "goop" in text
+    assert "<phrase> = <slot_rank> of <slot_suit> | goop;" in text  # 52 cards, compactly
+    assert "<slot_suit> = club | clubs | diamond | diamonds" in text
     assert "public <utterance> = <phrase>;" in text
-    assert "<filler>+" in g.jsgf(fillers=True)
+    rivals = g.jsgf(fillers=2, decoys=True, weight=0.5)
+    assert "<chatter> = <decoy> | <filler> [<filler>];" in rivals
+    assert "/0.5/ <chatter>" in rivals and "i have <slot_rank> <slot_suit>" in rivals
+
+
+def test_decoys_never_match(g):
+    assert ("four", "hearts") in g.decoys and ("group",) in g.decoys
+    assert all(g.match(" ".join(d)) is None for d in g.decoys)
 
 
 def test_phrase_list_uses_stand_ins_for_missing_words(g):

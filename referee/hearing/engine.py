@@ -80,8 +80,8 @@ class PocketSphinx:
     rate = 16000
 
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
-                 dither: float = 3.0, garbage: float = 0.0, fillers: int = 0,
-                 decoys: bool = False, chatter_weight: float = 1.0, max_outside: float = 9.0,
+                 dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
+                 decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
                  **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
@@ -115,8 +115,8 @@ class PocketSphinx:
         self.decoder.add_jsgf_string("grammar", self._jsgf(float(garbage)))
         self.decoder.activate_search("grammar")
         self.dither = dither
+        self._decoys = set(self.grammar.decoys) if decoys else set()
         self.max_outside = max_outside
-        self._rng = np.random.default_rng(0)
 
     def _jsgf(self, garbage: float) -> str:
         """The grammar's phrases, and (``garbage`` > 0) a rival loop of single
@@ -140,10 +140,32 @@ class PocketSphinx:
         return SegmentStream(self, start, channel, player, source)
 
     def decode(self, samples: np.ndarray) -> tuple[str, list[tuple[str, float, float]], float]:
-        """Decode one segment: its words with (start, end) seconds within it."""
+        """Decode one segment: its words with (start, end) seconds within it.
+
+        When the result is no phrase (a decoy, or the search ended part-way
+        through the grammar: it can lose its way), it is tried once more with
+        the dither 8 dB quieter, and a phrase found then counts."""
+        levels = [self.dither] if self.dither is None else [self.dither, self.dither + 8.0]
+        for level in levels:
+            text, words = self._decode(samples, level)
+            said = " ".join(w for w, _, _ in words)
+            if not words or self.grammar.match(said):
+                break
+        return text, words, 1.0
+
+    def _decode(self, samples: np.ndarray, dither: float | None):
         x = samples.astype(np.float64)
-        if self.dither:
-            x = x + self._rng.normal(0.0, self.dither, len(x))
+        if dither is not None:
+            # Noise a fixed distance below the speech fills the spectral holes of
+            # clean or synthetic speech (and digital silence) that throw the
+            # model's features off; in real noise it changes little.
+            f = self.rate // 100
+            n = len(x) // f
+            level = np.sqrt(np.percentile(np.mean(x[: n * f].reshape(n, f) ** 2, axis=1), 95)) \
+                if n else 0.0
+            sigma = max(3.0, level * 10 ** (-dither / 20))
+            # Seeded by the segment, so the same audio always decodes the same.
+            x = x + np.random.default_rng(len(x)).normal(0.0, sigma, len(x))
         pcm = np.clip(np.round(x), -32768, 32767).astype(np.int16)
         d = self.decoder
         d.start_utt()
@@ -151,14 +173,14 @@ class PocketSphinx:
         d.end_utt()
         h = d.hyp()
         if h is None:
-            return "", [], 0.0
+            return "", []
         words = []
         for s in d.seg():
             w = s.word
             if w.startswith("<") or w.startswith("[") or w.startswith("++"):
                 continue
             words.append((w.split("(")[0], s.start_frame / 100.0, (s.end_frame + 1) / 100.0))
-        return h.hypstr, words, 1.0
+        return h.hypstr, words
 
 
 # ---------------------------------------------------------------------------

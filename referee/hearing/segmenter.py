@@ -57,6 +57,7 @@ class Segmenter:
         self.current_speech = 0
         self.silent_run = 0
         self.noise = 1.0  # noise-floor power
+        self.peak = 1.0  # loudest frame power of the open segment
         self.powers: deque = deque(maxlen=int(4.0 * rate / self.frame))
 
     @property
@@ -82,8 +83,13 @@ class Segmenter:
         voiced = self.vad.is_speech(f.tobytes())
         if self.current is not None:
             # Hysteresis: inside speech, a voiced frame a little above the floor
-            # (a weak final fricative) or any clearly loud frame keeps it going.
+            # (a weak final fricative) or any clearly loud frame keeps it going,
+            # but not a tail 30 dB under the segment's loudest frame.
+            self.peak = max(self.peak, p)
+            if p < self.peak * 1e-3:
+                return False
             return p > self.noise * self.margin or (voiced and p > self.noise * self.margin ** 0.5)
+        self.peak = p
         return voiced and p > self.noise * self.margin
 
     def feed(self, samples: np.ndarray) -> list[Segment]:
