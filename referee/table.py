@@ -182,8 +182,11 @@ class Table:
                 return None
             if stream == DEALER:
                 card = Card.find(said)
-                # The round starts when the dealer begins to speak.
-                return Deal(card, start) if card is not None else None
+                # The round starts when the dealer begins to speak. The recogniser's start
+                # can precede what the dealer's mic already promised (its watermark) by a
+                # few tens of ms: the deal is then timed at that promise, not dropped.
+                at = max(start, self._mic_heard.get(DEALER, start))
+                return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
             return Shout(stream, said, start, end)
