@@ -138,11 +138,13 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     deck = VirtualDeck(seed) if args.virtual_deck else None
     setup = {"channels": channels, "virtual_deck": bool(args.virtual_deck), "seed": seed}
+    if args.devices and not args.audio:
+        setup["devices"] = args.devices      # resume listens on the same mics
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
 def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=None,
-            journal=None, history=None, offset: float = 0.0) -> int:
+            journal=None, history=None, offset: float = 0.0, journaled=None) -> int:
     """Set up the devices and run the table until the game ends."""
     from .journal_file import JournalFile, JournalFileError
     from .listening import ListeningError, open_listening
@@ -175,6 +177,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder),
                       history=history, write_start=False)
+        if history and journaled is not None:
+            table.journal_missing(journaled)
         if history:
             voice.say("Resuming. " + " ".join(table.standing()), at=table.now)
         if recorded:
@@ -232,6 +236,8 @@ def run_resume(args: argparse.Namespace) -> int:
         return 2
     setup = contents.objects[0].get("setup", {}) if contents.objects else {}
     channels = _names(args.channels) or setup.get("channels") or list(log.game.players)
+    if not args.devices and not args.audio and not args.channels and setup.get("devices"):
+        args.devices = setup["devices"]
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
@@ -243,4 +249,4 @@ def run_resume(args: argparse.Namespace) -> int:
     if journal.dropped:
         print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)
     return referee(args, log.game, channels, deck=deck, journal=journal,
-                   history=list(log.events), offset=last + 1.0)
+                   history=list(log.events), offset=last + 1.0, journaled=contents.objects)

@@ -131,3 +131,59 @@ def test_a_stroop_game_through_pulseaudio(pulse, tmp_path):
         t_obj = arrived[n - 1]
         rel = t_obj - t_rec0
         assert any(a <= rel + 3.0 and b >= rel - 0.5 for a, b in spans), (n, rel, spans)
+
+
+def test_kill_9_then_resume_loses_nothing(pulse, tmp_path):
+    data = tmp_path / "data"
+    ref, rec = start_referee(pulse, data, *play_args())
+    try:
+        g = Game(pulse, tmp_path, ref)
+        g.round("seven of diamonds", [("ann", "two of clubs", 1.0)], 1)
+        g.round("king of diamonds", [("bob", "ace of clubs", 1.0)], 2)
+        path, _ = journal_lines(data)
+        # the second verdict is journaled (fsynced before it is printed): crash now
+        assert sum('"type":"round"' in x for x in path.read_text().splitlines()) == 2
+    finally:
+        ref.kill()                                  # SIGKILL: no clean-up at all
+        rec.stop()
+    assert ref.proc.returncode == -9
+    before = path.read_text()
+    assert '"final"' not in before
+    first = [o for o in ref.objects()]
+
+    # `referee resume` finds the unfinished game, says where it stands and goes on
+    ref2, rec2 = start_referee(pulse, data, "resume", "--json", "--speak-to", "speakers",
+                               "--engine", "pocketsphinx")
+    try:
+        assert f"journal {path}" in ref2.stderr
+        ref2.wait_err("Resuming.", 10)
+        assert "ann 1, bob 1" in ref2.stderr
+        g = Game(pulse, tmp_path, ref2)
+        r3 = g.round("nine of hearts", [("ann", "two of clubs", 1.0)], 1)
+        time.sleep(2.0)
+        ref2.type("end")
+        final = ref2.wait_objects("final", 1, 20)[0]
+        assert ref2.finish() == 0, ref2.stderr
+    finally:
+        ref2.kill()
+        rec2.stop()
+    assert "Traceback" not in ref2.stderr, ref2.stderr
+    assert (r3["round"], r3["top"], r3["winner"]) == (3, "9H", "ann"), ref2.stderr
+    assert final == {"type": "final", "scores": {"ann": 2, "bob": 1}, "unclaimed": 0,
+                     "rounds": 3}
+    # the same journal, appended to: every line written before the crash is kept
+    after = path.read_text()
+    assert after.startswith(before)
+    assert len(list(data.rglob("*.jsonl"))) == 1
+    # times go on after the crash: the resumed game's events are later than the old ones
+    _, lines = journal_lines(data)
+    n_old = len(before.splitlines())
+    old_t = max(o.get("at", o.get("end", 0)) for o in lines[:n_old])
+    assert all(o.get("at", o.get("end", old_t)) >= old_t for o in lines[n_old:]), lines[n_old:]
+    # every verdict journaled once: round 2, decided before the crash, is not decided again
+    assert [o["round"] for o in lines if o["type"] == "round"] == [1, 2, 3]
+    # replaying the whole journal gives the rounds of both runs and the final
+    assert replay_json(path) == first + ref2.objects()
+    # and the game is over: nothing left to resume
+    r = Referee("resume", "--speak-to", "text", data=data)
+    assert r.finish() == 2 and "no unfinished game" in r.stderr
