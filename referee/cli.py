@@ -17,6 +17,7 @@ COMMANDS = {
     "transcribe": "referee.transcribe_cmd",
     "models": "referee.models_cmd",
     "listen": "referee.listen_cmd",
+    "say": "referee.say_cmd",
     "bench-latency": "referee.bench.verdict_latency",
 }
 

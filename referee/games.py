@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .events import GameStart
 from .goop import GoopGame, GoopOptions
+from .options import OptionError
 from .stroop import StroopGame, StroopOptions
 
 
@@ -21,6 +22,6 @@ def make_game(start: GameStart):
         return StroopGame(start.players, StroopOptions.from_dict(start.options), start.match_cards)
     if start.game == "goop":
         if start.match_cards:
-            raise UnknownGame("match_cards belong to Stroop, not Goop")
+            raise OptionError("match_cards belong to Stroop, not Goop")
         return GoopGame(start.players, GoopOptions.from_dict(start.options))
     raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")

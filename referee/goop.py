@@ -25,6 +25,7 @@ from typing import Mapping
 
 from .events import Asked, Command, Count, Shout, Tally
 from .judge import first_to_finish
+from .options import OptionError, check_known, tie_window_ms
 
 CENTRE_MAX, LEFT_MAX = 52, 13
 FIELDS = ("centre", "left")
@@ -43,19 +44,12 @@ class GoopOptions:
 
     @classmethod
     def from_dict(cls, options: Mapping) -> GoopOptions:
-        from .stroop import OptionError
-
-        known = {"tie_window_ms", "target"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise OptionError(f"unknown Goop option {unknown[0]!r} (known: {', '.join(sorted(known))})")
-        window = options.get("tie_window_ms", cls.tie_window_ms)
-        if isinstance(window, bool) or not isinstance(window, (int, float)) or not 0 <= window <= 5000:
-            raise OptionError(f"tie_window_ms must be a number of milliseconds from 0 to 5000, not {window!r}")
+        check_known("Goop", options, {"tie_window_ms", "target"})
+        window = tie_window_ms(options, cls.tie_window_ms)
         target = options.get("target", cls.target)
         if isinstance(target, bool) or not isinstance(target, int) or target < 1:
             raise OptionError(f"target must be a whole number of points, not {target!r}")
-        return cls(float(window), target)
+        return cls(window, target)
 
 
 # --- Verdicts ------------------------------------------------------------------

@@ -27,6 +27,15 @@ pyttsx3's Linux pitfalls, and what this module does about them:
   the game's.
 * the speaking rate varies unless set: every voice takes ``rate`` (words per
   minute) and sets it.
+* now and then a run writes no file, or an empty one: the child tries again,
+  and a render with no speech in it is a failure, not silence played.
+
+Live, the output is woken with a moment of silence when the speaker starts
+(the first stream to a PulseAudio sink can start ~0.8 s late; later ones
+within milliseconds), and each rendering is trimmed of the voice's leading and
+trailing silence, so ``start`` and ``end`` are those of the speech.
+``say(urgent=True)`` jumps the queue and cuts short a non-urgent announcement
+being spoken (the WAV sink does the same on its timeline).
 
 Times are seconds on the *audio clock* (the ``clock`` callable given, e.g. the
 microphones' sample count; or the ``at`` given to :meth:`Speaker.say`). Each
@@ -98,13 +107,16 @@ class Spoken:
     """Seconds (audio clock): when its audio began; ``None`` until it begins,
     and for ever if it was never voiced (text only, or the voice failed)."""
     end: float | None = None
-    """Seconds (audio clock): when its audio ended; ``None`` while it plays."""
+    """Seconds (audio clock): when its audio ended; ``None`` while it plays
+    live. (In a WAV file, the end is known at once but an urgent announcement
+    can still cut it short: then it is moved earlier.)"""
     interrupted: bool = False
     """Cut short by an urgent announcement."""
 
 
 class Voice(Protocol):
-    """Text-to-speech as the speaker uses it: text in, audio out."""
+    """Text-to-speech as the speaker uses it: text in, audio out. (It may
+    also have ``start()``, which the speaker calls first, to get ready.)"""
 
     def render(self, text: str) -> Audio:
         """Raise :class:`VoiceError` if it cannot."""
@@ -141,11 +153,21 @@ class Pyttsx3Voice:
         return [sys.executable, "-m", "referee.speaker", "--pyttsx3-child",
                 str(self.rate), self.voice or ""]
 
+    def start(self) -> None:
+        """Start the child now rather than at the first announcement (it takes
+        ~0.2 s); raise :class:`VoiceError` if it cannot start."""
+        if self._proc is None or self._proc.poll() is not None:
+            self._start()
+
     def _start(self) -> None:
         if self._dir is None:
             self._dir = tempfile.mkdtemp(prefix="referee-voice-")
-        self._proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.DEVNULL)
+        env = dict(os.environ)  # the child finds this referee even when it is not installed
+        here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
+        with open(os.path.join(self._dir, "child.log"), "ab") as log:  # what pyttsx3 prints
+            self._proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=log, env=env)
         self._buf = b""
         reply = self._reply(self.timeout)
         if "error" in reply:
@@ -172,8 +194,7 @@ class Pyttsx3Voice:
         return json.loads(line)
 
     def render(self, text: str) -> Audio:
-        if self._proc is None or self._proc.poll() is not None:
-            self._start()
+        self.start()
         self._n += 1
         path = os.path.join(self._dir, f"{self._n}.wav")
         try:
@@ -184,7 +205,7 @@ class Pyttsx3Voice:
             raise VoiceError(f"pyttsx3 child is gone: {e}") from e
         reply = self._reply(self.timeout + 0.05 * len(text))
         if "error" in reply:
-            raise VoiceError(f"pyttsx3: {reply['error']}")
+            raise VoiceError(f"pyttsx3: {reply['error']}{self._log_tail()}")
         try:
             return read_wav(path)
         except (OSError, EOFError, wave.Error) as e:
@@ -192,6 +213,15 @@ class Pyttsx3Voice:
         finally:
             if os.path.exists(path):
                 os.remove(path)
+
+    def _log_tail(self) -> str:
+        try:
+            with open(os.path.join(self._dir, "child.log"), "rb") as f:
+                lines = [l for l in f.read().decode(errors="replace").splitlines()
+                         if l.strip() and not l.startswith("Audio saved to")]
+        except OSError:
+            return ""
+        return f" (it said: {lines[-1].strip()})" if lines else ""
 
     def _kill(self) -> None:
         if self._proc is not None:
@@ -210,6 +240,14 @@ class Pyttsx3Voice:
         if self._dir is not None:
             shutil.rmtree(self._dir, ignore_errors=True)
             self._dir = None
+
+
+def _frames(path: str) -> int:
+    try:
+        with wave.open(path, "rb") as w:
+            return w.getnframes()
+    except (OSError, EOFError, wave.Error):
+        return -1
 
 
 def _pyttsx3_child(rate: int, voice: str) -> None:
@@ -236,10 +274,17 @@ def _pyttsx3_child(rate: int, voice: str) -> None:
     for line in sys.stdin:
         req = json.loads(line)
         try:
-            engine.save_to_file(req["text"], req["path"])
-            engine.runAndWait()
-            if not os.path.exists(req["path"]):
-                raise RuntimeError("no file written")
+            for attempt in range(3):  # now and then a run writes no file, or an empty one
+                if os.path.exists(req["path"]):
+                    os.remove(req["path"])
+                engine.save_to_file(req["text"], req["path"])
+                engine.runAndWait()
+                frames = _frames(req["path"])
+                print(f"pyttsx3: {frames} frames for {req['text']!r}", file=sys.stderr, flush=True)
+                if frames > 0 or not req["text"].strip():
+                    break
+            else:
+                raise RuntimeError("pyttsx3 wrote no speech, 3 times")
             proto.write(json.dumps({"ok": True}) + "\n")
         except Exception as e:  # noqa: BLE001
             proto.write(json.dumps({"error": f"{type(e).__name__}: {e}"}) + "\n")
@@ -284,6 +329,22 @@ def default_voice(rate: int = DEFAULT_RATE, voice: str | None = None) -> Voice |
     return None
 
 
+def trim_silence(audio: Audio, level: float = 0.005, keep: float = 0.03) -> Audio | None:
+    """``audio`` without the silence a voice puts before and after the speech
+    (espeak-ng adds ~0.35 s at the end), keeping ``keep`` seconds either side,
+    so an announcement's start and end are those of its speech. ``level`` is
+    a fraction of full scale. ``None`` if nothing in it is that loud."""
+    import numpy as np
+
+    x = np.frombuffer(audio.samples, "<i2")
+    loud = np.flatnonzero(np.abs(x) > level * 32768)
+    if len(loud) == 0:
+        return None
+    pad = round(keep * audio.rate)
+    a, b = max(0, loud[0] - pad), min(len(x), loud[-1] + 1 + pad)
+    return Audio(x[a:b].tobytes(), audio.rate)
+
+
 class CommandPlayer:
     """Plays audio with ``paplay`` (PulseAudio), falling back to ``aplay``
     (ALSA), and checks that it worked. ``device`` is a PulseAudio sink name
@@ -299,6 +360,12 @@ class CommandPlayer:
             return ["paplay"] + ([f"--device={self.device}"] if self.device else []) + [path]
         return ["aplay", "-q"] + (["-D", self.device] if self.device else []) + [path]
 
+    def start(self) -> None:
+        """Play a moment of silence: raise :class:`PlaybackError` now if there
+        is no output, and wake the audio server (the first stream to a sink
+        can start ~0.8 s late; later ones start within milliseconds)."""
+        self.play(Audio(b"\0\0" * 1600, 16000), threading.Event(), lambda: None)
+
     def play(self, audio: Audio, stop: threading.Event, started: Callable[[], None]) -> bool:
         """Play ``audio`` to the end, or until ``stop`` is set (then return
         ``False``). ``started()`` is called as the player is launched. Raise
@@ -312,12 +379,13 @@ class CommandPlayer:
             w.setframerate(audio.rate)
             w.writeframes(audio.samples)
         errors = []
-        for program in list(self._programs):
+        tries = [p for p in self._programs for _ in range(2)]  # each player twice
+        for program in tries:
             t0 = time.monotonic()
             proc = subprocess.Popen(self._command(program, path), stdin=subprocess.DEVNULL,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             started()
-            limit = audio.duration + 5.0
+            limit = audio.duration + 10.0  # a loaded server can be slow to start a stream
             while proc.poll() is None:
                 if stop.wait(0.005):
                     proc.kill()
@@ -330,6 +398,11 @@ class CommandPlayer:
                     break
             err = proc.stderr.read().decode(errors="replace").strip()
             proc.stderr.close()
+            took = time.monotonic() - t0
+            if proc.returncode == 0 and took < audio.duration / 2 - 0.1:
+                # paplay/aplay drain before they exit: this one cannot have played it
+                errors.append(f"{program}: exited after {took:.2f} s of {audio.duration:.2f} s")
+                continue
             if proc.returncode == 0:
                 self._programs.remove(program)
                 self._programs.insert(0, program)  # keep using the one that works
@@ -434,7 +507,12 @@ class _WavSink:
 
     def __init__(self, path: str, rate: int = WAV_RATE):
         self.rate = rate
-        self._w = wave.open(os.fspath(path), "wb")
+        try:
+            self._file = open(path, "wb")
+        except OSError as e:
+            raise ValueError(f"cannot write the announcements to {os.fspath(path)!r}: "
+                             f"{e.strerror}") from None
+        self._w = wave.open(self._file, "wb")
         self._w.setnchannels(1)
         self._w.setsampwidth(2)
         self._w.setframerate(rate)
@@ -465,6 +543,7 @@ class _WavSink:
 
     def close(self) -> None:
         self._w.close()
+        self._file.close()
 
 
 _STOP = object()
@@ -479,13 +558,14 @@ class Speaker:
     ``rate``, closed with the speaker; a voice passed in stays the caller's). ``clock``: the audio clock, seconds (default: seconds since
     this speaker was made, a stand-in when the caller has no audio clock).
     ``device``: the PulseAudio sink to play to. ``player``: something with
-    :meth:`CommandPlayer.play` (default :class:`CommandPlayer`)."""
+    the methods of :class:`CommandPlayer` (default: one for ``device``)."""
 
     def __init__(self, to: str | os.PathLike | None = "speakers", *, text: TextIO | None = None,
                  voice: Voice | None | str = "default", clock: Callable[[], float] | None = None,
                  rate: int = DEFAULT_RATE, device: str | None = None, player=None):
         if to is not None and to != "speakers" and not os.fspath(to).lower().endswith(".wav"):
             raise ValueError(f"speak to 'speakers', a .wav file or nothing, not {to!r}")
+        # (a WAV file that cannot be written raises ValueError too, naming it)
         self.mode = "text" if to is None else "live" if to == "speakers" else "wav"
         self.text = text if text is not None else sys.stdout
         self._owns_voice = voice == "default"
@@ -553,7 +633,9 @@ class Speaker:
         ``start`` to ``end`` (audio clock) could be: one voiced during that
         time (widened by ``margin`` seconds for room echo and recogniser
         timing) whose words contain most of ``said`` (:func:`sounds_like`).
-        ``None`` if the utterance is not the referee's voice."""
+        ``None`` if the utterance is not the referee's voice. (A WAV sink
+        answers as if its announcements were played in the room at their
+        times; text only never matches.)"""
         for s in reversed(self.history()):
             if s.start is None:
                 continue
@@ -629,10 +711,27 @@ class Speaker:
             else:
                 self._problem(f"voice failed ({e}); this announcement is printed only")
             return None
+        trimmed = trim_silence(audio)
+        if trimmed is None:  # e.g. pyttsx3 now and then writes an empty file
+            self._voice_failures += 1
+            self._problem(f"voice rendered no speech for {item.text!r}; printed only")
+            return None
         self._voice_failures = 0
-        return audio
+        return trimmed
 
     def _work(self) -> None:
+        if self.voice is not None and hasattr(self.voice, "start"):
+            try:
+                self.voice.start()  # errors show again at the first announcement
+            except Exception:  # noqa: BLE001
+                pass
+        if self._player is not None:
+            try:
+                self._player.start()
+            except PlaybackError as e:
+                self._no_output(e)
+            except Exception as e:  # noqa: BLE001
+                self._no_output(PlaybackError(f"{type(e).__name__}: {e}"))
         while True:
             with self._lock:
                 self._lock.wait_for(lambda: self._queue)
@@ -662,8 +761,13 @@ class Speaker:
             self._wav.place(item.audio, start, end)
             self._record(item.n, start=start, end=end, interrupted=interrupted)
         if self._timeline.current is not None:  # its start is final; its end may yet be cut
-            item, start, _ = self._timeline.current
-            self._record(item.n, start=start)
+            item, start, end = self._timeline.current
+            self._record(item.n, start=start, end=end)
+
+    def _no_output(self, e: Exception) -> None:
+        self._problem(f"no audio output ({e}); announcements are printed only from now on")
+        self._player.close()
+        self._player = None
 
     def _speak_live(self, item: _Item) -> None:
         audio = self._render(item)
@@ -679,9 +783,7 @@ class Speaker:
             finished = self._player.play(
                 audio, self._interrupt, lambda: self._record(item.n, start=self.clock()))
         except PlaybackError as e:
-            self._problem(f"no audio output ({e}); announcements are printed only from now on")
-            self._player.close()
-            self._player = None
+            self._no_output(e)
             self._record(item.n, start=None)
             return
         finally:
@@ -711,12 +813,8 @@ def from_args(args, *, text: TextIO | None = None,
     if not 40 <= args.speech_rate <= 500:
         raise ValueError(f"--speech-rate must be 40 to 500 words per minute, not {args.speech_rate}")
     to = None if args.speak_to == "text" else args.speak_to
-    if to not in (None, "speakers"):
-        if not to.lower().endswith(".wav"):
-            raise ValueError(f"--speak-to takes 'speakers', 'text' or a FILE.wav, not {to!r}")
-        folder = os.path.dirname(os.path.abspath(to))
-        if not os.path.isdir(folder):
-            raise ValueError(f"--speak-to {to!r}: no such folder {folder!r}")
+    if to not in (None, "speakers") and not to.lower().endswith(".wav"):
+        raise ValueError(f"--speak-to takes 'speakers', 'text' or a FILE.wav, not {to!r}")
     return Speaker(to, text=text, clock=clock, rate=args.speech_rate, device=args.speaker_device)
 
 

@@ -41,10 +41,7 @@ from typing import Mapping
 from .cards import Card, describe_call
 from .events import COMMANDS, Asked, Call, Command, Deal
 from .judge import first_to_finish
-
-
-class OptionError(ValueError):
-    """A house-rule option that does not exist or has a bad value."""
+from .options import OptionError, check_known, tie_window_ms
 
 
 @dataclass(frozen=True)
@@ -56,17 +53,12 @@ class StroopOptions:
 
     @classmethod
     def from_dict(cls, options: Mapping) -> StroopOptions:
-        known = {"tie_window_ms", "two_player_miscall"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise OptionError(f"unknown Stroop option {unknown[0]!r} (known: {', '.join(sorted(known))})")
-        window = options.get("tie_window_ms", cls.tie_window_ms)
-        if isinstance(window, bool) or not isinstance(window, (int, float)) or not 0 <= window <= 5000:
-            raise OptionError(f"tie_window_ms must be a number of milliseconds from 0 to 5000, not {window!r}")
+        check_known("Stroop", options, {"tie_window_ms", "two_player_miscall"})
+        window = tie_window_ms(options, cls.tie_window_ms)
         mode = options.get("two_player_miscall", cls.two_player_miscall)
         if mode not in ("inactive", "forfeit"):
             raise OptionError(f"two_player_miscall must be 'inactive' or 'forfeit', not {mode!r}")
-        return cls(float(window), mode)
+        return cls(window, mode)
 
     @property
     def tie_window(self) -> float:

@@ -6,7 +6,7 @@ import sys
 
 CORE = ["referee.cards", "referee.events", "referee.judge", "referee.stroop", "referee.goop",
         "referee.numbers", "referee.goop_count", "referee.journal", "referee.games",
-        "referee.replay", "referee.account", "referee.announce"]
+        "referee.replay", "referee.account", "referee.announce", "referee.options"]
 
 BLOCKER = """
 import sys

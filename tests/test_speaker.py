@@ -79,6 +79,10 @@ def test_wav_sink_places_each_announcement_at_its_time_with_silence_between(tmp_
     s.say("Bob, by a hair", at=9.5)
     s.wait()
     assert [r.start for r in s.history()] == [1.0, 5.0, 9.5]
+    assert s.history()[-1].end is not None  # known, though an urgent one could still cut it
+    assert s.talking(9.6).text == "Bob, by a hair" and s.talking(15.0) is None
+    assert s.echo("bob", 9.6, 10.0) == s.history()[-1]  # as if played in the room
+    assert s.echo("bob", 13.0, 13.5) is None  # over by then: a player saying it
     s.close(until=13.0)
     spoken = s.history()
     assert text.getvalue().splitlines() == [
@@ -205,19 +209,23 @@ def test_speaker_refuses_an_output_it_cannot_write():
 
 
 class SilentPlayer:
-    """Test double for the audio output: 'plays' for ``seconds`` on a fake
-    clock that it advances itself, and can be interrupted."""
+    """Test double for the audio output: takes ``holds[i]`` seconds of real
+    time to 'play' the i-th audio (0.4 s once they run out; interruptible),
+    then advances the fake clock by the audio's duration."""
 
-    def __init__(self, clock):
+    def __init__(self, clock, holds=()):
         self.clock = clock
+        self.holds = list(holds)
         self.played = []
+
+    def start(self):
+        pass
 
     def play(self, audio, stop, started):
         started()
         self.played.append(audio.duration)
-        for _ in range(40):
-            if stop.wait(0.01):
-                return False
+        if stop.wait(self.holds.pop(0) if self.holds else 0.4):
+            return False
         self.clock.t += audio.duration
         return True
 
@@ -253,11 +261,13 @@ def test_live_speaker_records_start_and_end_and_recognises_its_own_words():
 
 def test_live_urgent_interrupts_a_non_urgent_announcement_being_spoken():
     clock = FakeClock()
-    player = SilentPlayer(clock)
+    player = SilentPlayer(clock, holds=[30.0])  # the scores play until interrupted
     with Speaker("speakers", text=io.StringIO(), voice=EspeakVoice(), clock=clock,
                  player=player) as s:
         s.say("The scores are: Ann twelve, Bob nine")
-        while s.talking() is None:
+        for _ in range(1000):
+            if s.talking() is not None:
+                break
             threading.Event().wait(0.01)
         s.say("Bob wins", urgent=True)
     scores, verdict = s.history()
@@ -276,3 +286,38 @@ def test_live_urgent_interrupts_a_non_urgent_announcement_being_spoken():
 ])
 def test_sounds_like(said, announcement, expected):
     assert sounds_like(said, announcement) is expected
+
+
+class MuteVoice:
+    """Test double: a voice that renders silence (as pyttsx3 now and then
+    writes an empty file)."""
+
+    def render(self, text):
+        return Audio(b"\0\0" * 8000, 16000)
+
+    def close(self):
+        pass
+
+
+def test_a_voice_that_renders_silence_is_reported_and_the_text_printed(tmp_path):
+    text = io.StringIO()
+    with Speaker(tmp_path / "said.wav", text=text, voice=MuteVoice()) as s:
+        s.say("Bob wins", at=1.0)
+    assert text.getvalue() == "referee: Bob wins\n"
+    assert s.problems and "no speech" in s.problems[0]
+    assert s.history()[0].start is None
+
+
+class QuitterPlayerCommand(sp.CommandPlayer):
+    """Test double: a player command that exits at once with status 0
+    without playing (``true``), as a broken player might."""
+
+    def _command(self, program, path):
+        return ["true"]
+
+
+def test_a_player_that_exits_without_playing_is_no_audio_output():
+    player = QuitterPlayerCommand()
+    with pytest.raises(sp.PlaybackError, match="exited after"):
+        player.play(EspeakVoice().render("Bob wins two cards"), threading.Event(), lambda: None)
+    player.close()
