@@ -50,6 +50,7 @@ class Referee:
     are kept with their arrival times (``time.monotonic()``)."""
 
     def __init__(self, *args: str, data: Path, env: dict | None = None) -> None:
+        self.data = Path(data)
         e = dict(env or os.environ, REFEREE_DATA=str(data), PYTHONUNBUFFERED="1")
         self.args = args
         self.proc = subprocess.Popen([sys.executable, "-m", "referee", *args],

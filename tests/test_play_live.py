@@ -8,10 +8,10 @@ what ``referee replay`` of it gives, and what was printed live."""
 
 from __future__ import annotations
 
+import json
 import time
 
-import numpy as np
-import pytest
+from referee.cards import Card
 
 from live_game import (RATE, Referee, duration, journal_lines, replay_json, speech_spans,
                        voice_wav)
@@ -30,14 +30,38 @@ class Game:
     def __init__(self, pulse, tmp_path, ref: Referee) -> None:
         self.pulse, self.tmp, self.ref = pulse, tmp_path, ref
         self.t0 = time.monotonic()
+        self.typed: list[str] = []
+        """Cards the dealer had to type: the recogniser missed the spoken deal."""
+        self._deals = len(self._deals_journaled())
+
+    def _deals_journaled(self) -> list[dict]:
+        files = list(self.ref.data.rglob("*.jsonl"))
+        return [json.loads(x) for f in files for x in f.read_text().splitlines()
+                if '"type":"deal"' in x]
+
+    def _journaled_deal(self, card: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            deals = self._deals_journaled()
+            if len(deals) > self._deals and deals[-1]["card"] == card:
+                self._deals = len(deals)
+                return True
+            time.sleep(0.05)
+        return False
 
     def round(self, deal: str, calls: list[tuple[str, str, float]], n: int) -> dict:
         """The dealer names ``deal``; each (player, call, at) is said ``at`` seconds after
-        the dealer ends; waits for round object ``n`` (1-based)."""
-        wav = voice_wav(self.tmp, "dealer", deal)
-        t = time.monotonic()
-        procs = [self.pulse.play(wav, "dealer", wait=False)]
-        end = t + duration(wav)
+        the deal is journaled; waits for round object ``n`` (1-based). Should the
+        recogniser miss the dealer's words, the dealer types the card instead (as a dealer
+        at the table would), and ``typed`` says so."""
+        self.pulse.play(voice_wav(self.tmp, "dealer", deal), "dealer")
+        card = str(Card.find(deal))
+        if not self._journaled_deal(card, 2.0):
+            self.typed.append(card)
+            self.ref.type(card)
+            assert self._journaled_deal(card, 2.0), self.ref.stderr
+        procs = []
+        end = time.monotonic() - 0.5
         for who, text, at in sorted(calls, key=lambda c: c[2]):
             w = voice_wav(self.tmp, who, text)
             time.sleep(max(0.0, end + at - time.monotonic()))
