@@ -207,8 +207,10 @@ Continue a game after a crash (or Ctrl-C) with the same scores.
 
 Reads the game's journal (by default the latest unfinished one in the data
 directory), rebuilds the game from it silently, and goes on listening,
-appending to the same journal. The listening options default to those the
-game was started with.
+appending to the same journal. The listening options (--channels, --devices)
+default to those the game was started with. What was still open when the game
+stopped is settled as it would have been; a verdict the journal lacks (a crash
+between an event and its verdict) is journaled then, once.
 """
 
 

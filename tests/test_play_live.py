@@ -9,6 +9,7 @@ what ``referee replay`` of it gives, and what was printed live."""
 from __future__ import annotations
 
 import json
+import signal
 import time
 
 from referee.cards import Card
@@ -175,7 +176,8 @@ def test_kill_9_then_resume_loses_nothing(pulse, tmp_path):
     assert '"final"' not in before
     first = [o for o in ref.objects()]
 
-    # `referee resume` finds the unfinished game, says where it stands and goes on
+    # `referee resume` finds the unfinished game, says where it stands and goes on; this
+    # time the game is ended with Ctrl-C
     ref2, rec2 = start_referee(pulse, data, "resume", "--json", "--speak-to", "speakers",
                                "--engine", "pocketsphinx")
     try:
@@ -185,7 +187,7 @@ def test_kill_9_then_resume_loses_nothing(pulse, tmp_path):
         g = Game(pulse, tmp_path, ref2)
         r3 = g.round("nine of hearts", [("ann", "two of clubs", 1.0)], 1)
         time.sleep(2.0)
-        ref2.type("end")
+        ref2.proc.send_signal(signal.SIGINT)           # Ctrl-C ends the game cleanly
         final = ref2.wait_objects("final", 1, 20)[0]
         assert ref2.finish() == 0, ref2.stderr
     finally:
