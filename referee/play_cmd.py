@@ -148,7 +148,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     """Set up the devices and run the table until the game ends."""
     from .journal_file import JournalFile, JournalFileError
     from .listening import ListeningError, open_listening
-    from .session import run_live, run_recording
+    from .session import ListeningFailed, run_live, run_recording
 
     try:
         listening = open_listening(args, channels, start.game)
@@ -188,6 +188,10 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     except JournalFileError as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2
+    except ListeningFailed as e:
+        print(f"referee: listening failed ({e}); the game is journaled unfinished: "
+              "`referee resume` continues it", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         table.finish()
     finally:

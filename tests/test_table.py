@@ -235,3 +235,26 @@ def test_a_resumed_table_settles_what_was_open_and_journals_only_missing_verdict
                options=TableOptions(offset=6.6), write_start=False)
     assert t3.journal_missing(full) == [] and out3.getvalue() == ""
     assert t3.game.scores == {"ann": 1, "bob": 1}
+
+
+def test_a_listener_that_fails_leaves_the_game_unfinished_for_resume(tmp_path):
+    import pytest
+
+    from referee.session import ListeningFailed, run_live
+
+    table, speaker, journal, out, _ = make(tmp_path)
+
+    def events():
+        yield utter(None, "seven of diamonds", 1.0, 1.6)
+        yield utter("ann", "two of clubs", 2.0, 2.6)
+        for c in ("dealer", "ann", "bob"):
+            yield Heard(c, 3.0)
+        raise ValueError("the microphone went away")
+
+    with pytest.raises(ListeningFailed, match="microphone went away"):
+        run_live(table, events())
+    speaker.close()
+    journal.close()
+    assert not table.over
+    objs = [json.loads(x) for x in journal.path.read_text().splitlines()]
+    assert [o["type"] for o in objs if o["type"] in ("round", "final")] == ["round"]
