@@ -138,15 +138,17 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     deck = VirtualDeck(seed) if args.virtual_deck else None
     setup = {"channels": channels, "virtual_deck": bool(args.virtual_deck), "seed": seed}
+    if args.devices and not args.audio:
+        setup["devices"] = args.devices      # resume listens on the same mics
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
 def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=None,
-            journal=None, history=None, offset: float = 0.0) -> int:
+            journal=None, history=None, offset: float = 0.0, journaled=None) -> int:
     """Set up the devices and run the table until the game ends."""
     from .journal_file import JournalFile, JournalFileError
     from .listening import ListeningError, open_listening
-    from .session import run_live, run_recording
+    from .session import ListeningFailed, run_live, run_recording
 
     try:
         listening = open_listening(args, channels, start.game)
@@ -175,6 +177,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder),
                       history=history, write_start=False)
+        if history and journaled is not None:
+            table.journal_missing(journaled)
         if history:
             voice.say("Resuming. " + " ".join(table.standing()), at=table.now)
         if recorded:
@@ -184,6 +188,10 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     except JournalFileError as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2
+    except ListeningFailed as e:
+        print(f"referee: listening failed ({e}); the game is journaled unfinished: "
+              "`referee resume` continues it", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         table.finish()
     finally:
@@ -203,8 +211,10 @@ Continue a game after a crash (or Ctrl-C) with the same scores.
 
 Reads the game's journal (by default the latest unfinished one in the data
 directory), rebuilds the game from it silently, and goes on listening,
-appending to the same journal. The listening options default to those the
-game was started with.
+appending to the same journal. The listening options (--channels, --devices)
+default to those the game was started with. What was still open when the game
+stopped is settled as it would have been; a verdict the journal lacks (a crash
+between an event and its verdict) is journaled then, once.
 """
 
 
@@ -232,6 +242,8 @@ def run_resume(args: argparse.Namespace) -> int:
         return 2
     setup = contents.objects[0].get("setup", {}) if contents.objects else {}
     channels = _names(args.channels) or setup.get("channels") or list(log.game.players)
+    if not args.devices and not args.audio and not args.channels and setup.get("devices"):
+        args.devices = setup["devices"]
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
@@ -243,4 +255,4 @@ def run_resume(args: argparse.Namespace) -> int:
     if journal.dropped:
         print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)
     return referee(args, log.game, channels, deck=deck, journal=journal,
-                   history=list(log.events), offset=last + 1.0)
+                   history=list(log.events), offset=last + 1.0, journaled=contents.objects)

@@ -182,8 +182,11 @@ class Table:
                 return None
             if stream == DEALER:
                 card = Card.find(said)
-                # The round starts when the dealer begins to speak.
-                return Deal(card, start) if card is not None else None
+                # The round starts when the dealer begins to speak. The recogniser's start
+                # can precede what the dealer's mic already promised (its watermark) by a
+                # few tens of ms: the deal is then timed at that promise, not dropped.
+                at = max(start, self._mic_heard.get(DEALER, start))
+                return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
             return Shout(stream, said, start, end)
@@ -317,9 +320,31 @@ class Table:
         """Rebuild the game from a journal's happenings, silently: their
         verdicts were journaled and announced before."""
         last = max((self.game.time_key(h)[0] for h in history), default=self.now)
+        # The resumed clock starts at ``offset``: nothing can be heard between the last
+        # happening and it, so what was open up to there is settled now, as it was (or
+        # would have been) before the crash, not once more when the mics start.
+        upto = max(last, self.options.offset)
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
         for s in self.channels + [DECK, KEYBOARD]:
-            self.verdicts += self.judge.heard(s, last)
+            self.verdicts += self.judge.heard(s, upto)
         self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
-        self.now = max(self.now, last)
+        self.now = max(self.now, upto)
+
+    def journal_missing(self, journaled: list[dict]) -> list:
+        """After a resume: the verdicts of the history that the journal lacks (the crash
+        came between a happening and its verdict). They are journaled and printed now,
+        and returned."""
+        left = [dumps(o) for o in journaled]
+        missing = []
+        for v in self.verdicts:
+            obj = encode_verdict(v)
+            if dumps(obj) in left:
+                left.remove(dumps(obj))
+                continue
+            missing.append(v)
+            if self.journal is not None:
+                self.journal.append(obj)
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+                print(dumps(obj), file=self.json_out, flush=True)
+        return missing
