@@ -126,3 +126,76 @@ def test_engine_is_forced_and_unknown_words_are_refused(tmp_path):
     with pytest.raises(EngineError, match="zyxxyq"):
         PocketSphinx(g)
     assert open_recogniser("pocketsphinx").name == "pocketsphinx"
+
+
+# Near-misses and table talk with card words in them: the grammar alone forces
+# them onto a card ("the two of us" -> "two of clubs"); the phone-loop second
+# pass and the no-pause rule must throw them out. Each of these became a card
+# before the rejection was added.
+NEAR_MISSES = {
+    "two-of-us": "flite:kal|the two of us went home",
+    "ace-sleeve": "festival:kal_diphone|the ace up his sleeve",
+    "king-castle": "flite:slt|the king of the castle",
+    "queen-garden": "espeak:en-us+f4|the queen is in the garden",
+    "referee-score": "festival:kal_diphone|Score. Ann seven, Bob four",
+}
+
+
+@pytest.fixture(scope="session")
+def near_misses(tmp_path_factory):
+    return corpus(tmp_path_factory.mktemp("near"), NEAR_MISSES)
+
+
+@pytest.mark.parametrize("name", list(NEAR_MISSES))
+def test_near_misses_and_chatter_with_card_words_are_rejected(ps, near_misses, name):
+    got = run(ps.stream(), pad(near_misses[name], 0.5, 0.8))
+    assert got, "the speech was not heard at all"
+    assert not [u for u in got if u.kind in ("call", "shout")], got
+
+
+def test_without_rejection_the_grammar_forces_a_card_on_chatter(near_misses):
+    # The same audio through the plain grammar with the old settings (lw 6.5,
+    # topn 4, no rejection): shows what the rejection is for.
+    plain = PocketSphinx(reject=None, max_pause=0, lw=6.5, topn=4)  # as before
+    got = run(plain.stream(), pad(near_misses["two-of-us"], 0.5, 0.8))
+    assert [u.kind for u in got] == ["call"]
+
+
+def test_a_call_with_pauses_between_its_words_is_not_a_call(ps, tmp_path):
+    # "queen ... of ... hearts" with 0.11 s gaps: shorter than the segmenter's
+    # end-of-speech wait, so one segment, which the plain grammar takes for a call.
+    from speech import load, synth
+    parts = []
+    for i, word in enumerate(["queen", "of", "hearts"]):
+        x = load(synth(word, tmp_path / f"{i}.wav", "flite:slt"))
+        a, b = speech_bounds(x, rel_db=-35)
+        parts.append(pad(x[int(a * 16000):int(b * 16000)], 0.0, 0.11))
+    y = pad(np.concatenate(parts), 0.5, 0.8)
+    plain = PocketSphinx(max_pause=0)
+    assert [u.said for u in run(plain.stream(), y) if u.kind == "call"] == ["queen of hearts"]
+    got = run(ps.stream(), y)
+    assert not [u for u in got if u.kind == "call"], got
+
+
+def test_accepted_calls_carry_a_phone_loop_confidence(ps, speech):
+    got = [u for u in run(ps.stream(), pad(speech["qh-flite"], 0.5, 0.8)) if u.kind == "call"]
+    assert len(got) == 1 and 0.0 < got[0].confidence <= 1.0
+    assert ps.confidence(ps.reject - 0.1, 0) == 0.0 < ps.confidence(ps.reject + 0.1, 0)
+    assert ps.confidence(0.0, ps.max_pause) == 0.0
+
+
+@pytest.fixture(scope="session")
+def numbers_ps():
+    from referee.hearing.grammar import Grammar
+    return PocketSphinx(grammar=Grammar.load().subset(["number"]))
+
+
+@pytest.mark.parametrize("voice", ["espeak:en-us+f2", "espeak:en-us+f4", "flite:awb"])
+def test_numbers_alone_are_not_stolen_by_card_decoys(numbers_ps, tmp_path, voice):
+    # With the card decoys in the grammar these voices' "four" came out as the
+    # decoy "four of" (no number) during the Goop count.
+    from speech import load, synth
+    assert not numbers_ps.decoys
+    x = load(synth("four", tmp_path / "four.wav", voice))
+    got = run(numbers_ps.stream(), pad(x, 0.5, 0.8))
+    assert [(u.kind, u.said) for u in got] == [("number", "4")]
