@@ -120,6 +120,9 @@ class CallJudged:
     (before any deal, or after the end)."""
     reason: str
     """Plain words: why."""
+    late_by: float | None = None
+    """For a ``'late'`` call that would have qualified: seconds after the
+    winning call it was completed (a race lost by more than the tie window)."""
 
 
 @dataclass(frozen=True)
@@ -366,7 +369,12 @@ class StroopGame:
         if self.phase == WAITING:
             return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
         if self.phase == SETTLED:
-            return [CallJudged(self.round, call, "late", self._too_late(call))]
+            late_by = None
+            if (self.won_by is not None and call.player not in self.inactive
+                    and call.player != self.won_by.player and self.top is not None
+                    and qualifies(call.said, self.top, self.match_cards.get(call.player))):
+                late_by = round(call.end - self.won_by.end, 6)
+            return [CallJudged(self.round, call, "late", self._too_late(call), late_by)]
         if self.paused:
             return [CallJudged(self.round, call, "paused", "the game is paused")]
         if call.player in self.inactive:
