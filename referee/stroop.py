@@ -265,19 +265,20 @@ class StroopGame:
 
     # The judge's protocol --------------------------------------------------
     @staticmethod
-    def time_key(event: Deal | Call) -> tuple:
-        """Calls by end time; at the same instant calls before deals (a call
-        belongs to the last deal *before* its end). The rest makes the order
-        total, so the same events always come out in the same order."""
+    def time_key(event: Deal | Call | Command) -> tuple:
+        """Calls by end time; at the same instant calls, then commands, then
+        deals (a call belongs to the last deal *before* its end). The rest
+        makes the order total, so the same events always come out in the same
+        order."""
         if isinstance(event, Deal):
             return (event.at, 3, 0.0, "", "", str(event.card))
         if isinstance(event, Call):
             return (event.end, 0, event.start, event.player, event.said, "")
         if isinstance(event, Command):
             return (event.at, 2, 0.0, event.player or "", event.name, "")
-        raise StroopError(f"Stroop takes deals and calls, not {type(event).__name__}")
+        raise StroopError(f"Stroop takes deals, calls and commands, not {type(event).__name__}")
 
-    def feed(self, event: Deal | Call) -> list:
+    def feed(self, event: Deal | Call | Command) -> list:
         t = self.time_key(event)[0]
         if t < self.now:
             raise StroopError(f"event at {t:.3f} s fed after {self.now:.3f} s: feed in time order")
