@@ -19,6 +19,7 @@ COMMANDS = {
     "listen": "referee.listen_cmd",
     "say": "referee.say_cmd",
     "bench": "referee.bench.run",
+    "bench-latency": "referee.bench.verdict_latency",
 }
 
 

@@ -179,6 +179,10 @@ class Listener:
             x = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
             i0 = self._mix_start[c]  # index of x[0]
             lo = max(i0, self._ct_end)
+            if lo >= upto:
+                # this channel's audio begins after the span (its device started later):
+                # silence here, and its samples wait for the next span
+                continue
             m[lo - self._ct_end:, c] = x[lo - i0:upto - i0]
             rest = x[upto - i0:]
             self._mix[c] = [rest] if len(rest) else []

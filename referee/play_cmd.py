@@ -138,15 +138,17 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     deck = VirtualDeck(seed) if args.virtual_deck else None
     setup = {"channels": channels, "virtual_deck": bool(args.virtual_deck), "seed": seed}
+    if args.devices and not args.audio:
+        setup["devices"] = args.devices      # resume listens on the same mics
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
 def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=None,
-            journal=None, history=None, offset: float = 0.0) -> int:
+            journal=None, history=None, offset: float = 0.0, journaled=None) -> int:
     """Set up the devices and run the table until the game ends."""
     from .journal_file import JournalFile, JournalFileError
     from .listening import ListeningError, open_listening
-    from .session import run_live, run_recording
+    from .session import ListeningFailed, run_live, run_recording
 
     try:
         listening = open_listening(args, channels, start.game)
@@ -159,13 +161,32 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     speak_to = None if args.speak_to == "text" else args.speak_to
     if recorded and speak_to == "speakers":
         speak_to = None        # a recording is refereed silently unless --speak-to FILE.wav
-    voice = speaker_mod.Speaker(speak_to, text=text_sink, clock=listening.clock,
-                                rate=args.speech_rate, device=args.speaker_device)
-    screen = None
+    try:
+        # The speaker's clock is the table's: the audio clock plus a resumed game's offset.
+        voice = speaker_mod.Speaker(speak_to, text=text_sink,
+                                    clock=lambda: listening.clock() + offset,
+                                    rate=args.speech_rate, device=args.speaker_device)
+    except ValueError as e:
+        listening.close()
+        print(f"referee: --speak-to: {e}", file=sys.stderr)
+        return 2
+    screen = table = None
     if not (args.no_screen or args.json or recorded) and sys.stdout.isatty():
         from .screen import Screen
         screen = Screen()
     try:
+        def new_game():
+            """A fresh journal (and deck) for the "new game" command."""
+            fresh = dict(setup or {})
+            deck_ = None
+            if fresh.get("virtual_deck"):
+                fresh["seed"] = random.randrange(2**31)
+                deck_ = VirtualDeck(fresh["seed"])
+            j = JournalFile.new(start.game)
+            j.append({**encode(start), "setup": fresh})
+            print(f"referee: new game, journal {j.path}", file=sys.stderr)
+            return j, deck_
+
         if journal is None:
             journal = JournalFile.new(start.game)
             journal.append({**encode(start), "setup": setup or {}})
@@ -173,8 +194,11 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         table = Table(start, channels, speaker=voice, journal=journal,
                       json_out=sys.stdout if args.json else None, screen=screen,
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
-                      options=TableOptions(offset=offset, lock_reminder=args.lock_reminder),
-                      history=history, write_start=False)
+                      options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
+                                           hears_itself=not recorded),
+                      history=history, write_start=False, new_game=new_game)
+        if history and journaled is not None:
+            table.journal_missing(journaled)
         if history:
             voice.say("Resuming. " + " ".join(table.standing()), at=table.now)
         if recorded:
@@ -184,8 +208,13 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     except JournalFileError as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2
+    except ListeningFailed as e:
+        print(f"referee: listening failed ({e}); the game is journaled unfinished: "
+              "`referee resume` continues it", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
-        table.finish()
+        if table is not None:
+            table.finish()
     finally:
         listening.close()
         voice.close(until=listening.clock() if recorded else None)
@@ -193,6 +222,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
             screen.close()
         if journal is not None:
             journal.close()
+        if table is not None and table.journal is not journal:
+            table.journal.close()     # a game started by "new game"
     return 0
 
 
@@ -203,8 +234,10 @@ Continue a game after a crash (or Ctrl-C) with the same scores.
 
 Reads the game's journal (by default the latest unfinished one in the data
 directory), rebuilds the game from it silently, and goes on listening,
-appending to the same journal. The listening options default to those the
-game was started with.
+appending to the same journal. The listening options (--channels, --devices)
+default to those the game was started with. What was still open when the game
+stopped is settled as it would have been; a verdict the journal lacks (a crash
+between an event and its verdict) is journaled then, once.
 """
 
 
@@ -232,6 +265,8 @@ def run_resume(args: argparse.Namespace) -> int:
         return 2
     setup = contents.objects[0].get("setup", {}) if contents.objects else {}
     channels = _names(args.channels) or setup.get("channels") or list(log.game.players)
+    if not args.devices and not args.audio and not args.channels and setup.get("devices"):
+        args.devices = setup["devices"]
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
@@ -242,5 +277,5 @@ def run_resume(args: argparse.Namespace) -> int:
     journal = JournalFile.reopen(path)
     if journal.dropped:
         print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)
-    return referee(args, log.game, channels, deck=deck, journal=journal,
-                   history=list(log.events), offset=last + 1.0)
+    return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
+                   history=list(log.events), offset=last + 1.0, journaled=contents.objects)

@@ -20,6 +20,10 @@ from .events import Heard, Utterance
 _END = object()
 
 
+class ListeningFailed(RuntimeError):
+    """The listener stopped with an error; the game was left unfinished (resumable)."""
+
+
 def run_recording(table: Any, events: Iterable[Utterance | Heard]) -> None:
     """Feed a recording's events to ``table``, then finish the game."""
     for event in events:
@@ -58,6 +62,7 @@ def run_live(
     threading.Thread(target=listen, name="referee-listener", daemon=True).start()
     if keyboard is not None:
         threading.Thread(target=read_keys, name="referee-keyboard", daemon=True).start()
+    failed = False
     try:
         while not table.over:
             kind, item = inbox.get()
@@ -68,10 +73,13 @@ def run_live(
                 if problem and errors is not None:
                     print(f"referee: {problem}", file=errors, flush=True)
             elif kind == "error":
-                raise item
+                # Not the end of the game: it stays unfinished, for `referee resume`.
+                failed = True
+                raise ListeningFailed(f"{type(item).__name__}: {item}") from item
             else:
                 break
     finally:
         if stop is not None:
             stop()
-        table.finish()
+        if not failed:
+            table.finish()

@@ -59,6 +59,9 @@ class TableOptions:
     """Seconds added to every audio time (a resumed game continues its clock)."""
     confirm: float = 2.0
     """Goop count: seconds to correct a number after it is read back."""
+    hears_itself: bool = True
+    """The mics can pick up the referee's voice (live play): drop what they
+    hear of its announcements. False for recordings it never spoke into."""
     lock_reminder: float = 0.0
     """Goop with three players: remind the table of the lock rule after this
     many seconds with nothing heard (0: never)."""
@@ -82,10 +85,14 @@ class Table:
         options: TableOptions | None = None,
         history: list | None = None,
         write_start: bool = True,
+        new_game: Any = None,
     ) -> None:
         """``channels`` names each listening stream: ``'dealer'`` or a player.
         ``history`` holds happenings of a resumed game, replayed silently.
-        ``write_start``: journal the game line (False when the caller did)."""
+        ``write_start``: journal the game line (False when the caller did).
+        ``new_game``: called for the "new game" command, returns the new game's
+        journal (its game line written) and virtual deck (or None); without it
+        "new game" only ends the game."""
         self.start = start
         self.game = make_game(start)
         self.channels = list(channels)
@@ -99,6 +106,7 @@ class Table:
         self.screen = screen
         self.announcer = announcer or Announcer()
         self.deck = deck
+        self.new_game = new_game
         self.options = options or TableOptions()
         self.now = self.options.offset
         """Seconds: the furthest every microphone has heard."""
@@ -135,8 +143,8 @@ class Table:
         stream = u.player or DEALER
         if stream not in self.channels:
             return
-        if self.speaker is not None and getattr(self.speaker, "echo", None) and \
-                self.speaker.echo(u.said, start, end) is not None:
+        if self.options.hears_itself and self.speaker is not None and \
+                getattr(self.speaker, "echo", None) and self.speaker.echo(u.said, start, end) is not None:
             self.dropped.append(u)
             self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")
             return
@@ -182,8 +190,11 @@ class Table:
                 return None
             if stream == DEALER:
                 card = Card.find(said)
-                # The round starts when the dealer begins to speak.
-                return Deal(card, start) if card is not None else None
+                # The round starts when the dealer begins to speak. The recogniser's start
+                # can precede what the dealer's mic already promised (its watermark) by a
+                # few tens of ms: the deal is then timed at that promise, not dropped.
+                at = max(start, self._mic_heard.get(DEALER, start))
+                return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
             return Shout(stream, said, start, end)
@@ -258,6 +269,26 @@ class Table:
         elif name == "new-game":
             self._note("new game asked for: this game ends here")
             self.finish()
+            if self.new_game is not None:
+                self._restart()
+
+    def _restart(self) -> None:
+        """A new game with the same players and rules, in a journal of its own."""
+        if self.journal is not None and hasattr(self.journal, "close"):
+            self.journal.close()
+        self.journal, deck = self.new_game()
+        self.game = make_game(self.start)
+        self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
+        for s in self.channels + [DECK, KEYBOARD]:
+            self.judge.heard(s, self.now)
+        self.announcer = Announcer(self.announcer.verbosity, self.announcer.scores_every)
+        self.over = False
+        self.dialogue = None
+        self.last_heard = {}
+        self._round_open_since = None
+        self.deck = deck
+        self._say("New game.", at=self.now, urgent=True)
+        self._next_deal = self.now + self.options.deal_pause if deck is not None else None
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
@@ -317,9 +348,31 @@ class Table:
         """Rebuild the game from a journal's happenings, silently: their
         verdicts were journaled and announced before."""
         last = max((self.game.time_key(h)[0] for h in history), default=self.now)
+        # The resumed clock starts at ``offset``: nothing can be heard between the last
+        # happening and it, so what was open up to there is settled now, as it was (or
+        # would have been) before the crash, not once more when the mics start.
+        upto = max(last, self.options.offset)
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
         for s in self.channels + [DECK, KEYBOARD]:
-            self.verdicts += self.judge.heard(s, last)
+            self.verdicts += self.judge.heard(s, upto)
         self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
-        self.now = max(self.now, last)
+        self.now = max(self.now, upto)
+
+    def journal_missing(self, journaled: list[dict]) -> list:
+        """After a resume: the verdicts of the history that the journal lacks (the crash
+        came between a happening and its verdict). They are journaled and printed now,
+        and returned."""
+        left = [dumps(o) for o in journaled]
+        missing = []
+        for v in self.verdicts:
+            obj = encode_verdict(v)
+            if dumps(obj) in left:
+                left.remove(dumps(obj))
+                continue
+            missing.append(v)
+            if self.journal is not None:
+                self.journal.append(obj)
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+                print(dumps(obj), file=self.json_out, flush=True)
+        return missing

@@ -218,3 +218,38 @@ def test_recording_source_blocks(tmp_path):
         RecordingSource([tmp_path / "a.wav", tmp_path / "b.wav"], players=["a", "b"])
     with pytest.raises(ValueError, match="nope.wav"):
         RecordingSource(tmp_path / "nope.wav")
+
+
+class _BlocksSource:
+    """A source that yields the given blocks (real samples, chosen start indices)."""
+
+    def __init__(self, blocks, players):
+        from referee.audio.blocks import Channel
+
+        self.blocks = blocks
+        self.channels = [Channel(i, p) for i, p in enumerate(players)]
+
+    def __iter__(self):
+        return iter(self.blocks)
+
+    def stop(self):
+        pass
+
+
+def test_a_device_that_starts_after_another_has_delivered_a_block():
+    # two mics on two devices: bob's first block begins after ann's first block ends (the
+    # devices started at different times); the cross-talk mix must not break on it
+    from referee.audio.blocks import Block
+
+    n = 1600                                     # 0.1 s blocks
+    loud = (tone(440, 0.5, RATE, amp=0.5) * 32767).astype(np.int16)
+    ann = np.concatenate([np.zeros(4000, np.int16), loud, np.zeros(8000, np.int16)])
+    blocks = []
+    for k in range(0, len(ann), n):
+        blocks.append(Block(0, ann[k:k + n], k, RATE, "ann"))
+        j = k - 1600      # bob's device starts 0.25 s in, its first block arriving when
+        if j >= 0:        # ann's mic has delivered only 0.2 s
+            blocks.append(Block(1, np.zeros(n, np.int16), 4000 + j, RATE, "bob"))
+    events = list(Listener(_BlocksSource(blocks, ["ann", "bob"]), ToneRecogniserDouble()).events())
+    assert calls(events) == [("ann", "queen of hearts", 0.25, 0.75)]
+    check_order(events, ["ann", "bob"])

@@ -186,3 +186,108 @@ def test_the_screen_shows_top_card_activity_last_calls_and_scores(tmp_path):
     assert "ann" in last and "out" in last and "two of hearts" in last
     bob_line = next(line for line in last.splitlines() if "bob" in line)
     assert "active" in bob_line and bob_line.rstrip(" │").endswith("0")
+
+
+def test_a_deal_whose_start_precedes_the_dealers_watermark_is_kept(tmp_path):
+    # the recogniser's start of a dealer's utterance may lie a few ms before what the
+    # dealer's mic already promised: the deal is timed at the promise, not dropped
+    table, speaker, journal, out, text = make(tmp_path)
+    heard_all(table, 5.03)
+    table.hear(utter(None, "king of diamonds", 5.0, 5.8))
+    table.hear(utter("ann", "queen of clubs", 6.5, 7.2))
+    heard_all(table, 8.0)
+    speaker.close()
+    journal.close()
+    objs = [json.loads(x) for x in journal.path.read_text().splitlines()]
+    assert {"type": "deal", "card": "KD", "at": 5.03} in objs
+    assert not [o for o in objs if o["type"] == "note"]
+    assert json.loads(out.getvalue().splitlines()[0])["winner"] == "ann"
+
+
+def test_a_resumed_table_settles_what_was_open_and_journals_only_missing_verdicts(tmp_path):
+    from referee.journal import parse_lines
+
+    table, speaker, journal, out, _ = make(tmp_path)
+    table.hear(utter(None, "seven of diamonds", 1.0, 1.6))
+    table.hear(utter("ann", "two of clubs", 2.0, 2.6))
+    heard_all(table, 3.0)                      # round 1 decided
+    table.hear(utter(None, "king of diamonds", 4.0, 4.6))
+    table.hear(utter("bob", "ace of clubs", 5.0, 5.6))
+    heard_all(table, 5.62)                     # round 2 not yet settled (tie window)
+    speaker.close()
+    journal.close()
+    lines = journal.path.read_text().splitlines()
+    log = parse_lines(lines)
+    objs = [json.loads(x) for x in lines]
+    assert [o["round"] for o in objs if o["type"] == "round"] == [1]
+    # resumed (clock offset past the last event): round 2 is settled while rebuilding;
+    # its verdicts were never journaled, so they are journaled and printed once
+    out2 = io.StringIO()
+    t2 = Table(log.game, ["dealer", "ann", "bob"], json_out=out2, history=list(log.events),
+               options=TableOptions(offset=6.6), write_start=False)
+    missing = t2.journal_missing(objs)
+    assert [json.loads(x)["round"] for x in out2.getvalue().splitlines()] == [2]
+    assert [encode_verdict(v)["type"] for v in missing][-1] == "round"
+    # with every verdict in the journal already, nothing is journaled again
+    full = objs + [encode_verdict(v) for v in missing]
+    out3 = io.StringIO()
+    t3 = Table(log.game, ["dealer", "ann", "bob"], json_out=out3, history=list(log.events),
+               options=TableOptions(offset=6.6), write_start=False)
+    assert t3.journal_missing(full) == [] and out3.getvalue() == ""
+    assert t3.game.scores == {"ann": 1, "bob": 1}
+
+
+def test_a_listener_that_fails_leaves_the_game_unfinished_for_resume(tmp_path):
+    import pytest
+
+    from referee.session import ListeningFailed, run_live
+
+    table, speaker, journal, out, _ = make(tmp_path)
+
+    def events():
+        yield utter(None, "seven of diamonds", 1.0, 1.6)
+        yield utter("ann", "two of clubs", 2.0, 2.6)
+        for c in ("dealer", "ann", "bob"):
+            yield Heard(c, 3.0)
+        raise ValueError("the microphone went away")
+
+    with pytest.raises(ListeningFailed, match="microphone went away"):
+        run_live(table, events())
+    speaker.close()
+    journal.close()
+    assert not table.over
+    objs = [json.loads(x) for x in journal.path.read_text().splitlines()]
+    assert [o["type"] for o in objs if o["type"] in ("round", "final")] == ["round"]
+
+
+def test_new_game_ends_this_game_and_starts_another_in_its_own_journal(tmp_path):
+    journals = []
+
+    def new_game():
+        j = JournalFile.new("stroop", folder=tmp_path)
+        j.append({"type": "game", "game": "stroop", "players": ["ann", "bob"]})
+        journals.append(j)
+        return j, None
+
+    text = io.StringIO()
+    speaker = Speaker(None, text=text)
+    first = JournalFile.new("stroop", folder=tmp_path)
+    out = io.StringIO()
+    table = Table(GameStart("stroop", ("ann", "bob")), ["dealer", "ann", "bob"], speaker=speaker,
+                  journal=first, json_out=out, new_game=new_game)
+    table.hear(utter(None, "three of spades", 0.0, 0.5))
+    table.hear(utter("ann", "four of hearts", 1.0, 1.5))
+    table.hear(utter("bob", "new game", 2.0, 2.6, kind="command"))
+    heard_all(table, 3.0)
+    assert not table.over and len(journals) == 1
+    table.hear(utter(None, "six of diamonds", 4.0, 4.5))
+    table.hear(utter("bob", "eight of clubs", 5.0, 5.5))
+    heard_all(table, 6.0)
+    table.finish()
+    speaker.close()
+    finals = [json.loads(line) for line in out.getvalue().splitlines() if '"final"' in line]
+    assert [f["scores"] for f in finals] == [{"ann": 1, "bob": 0}, {"ann": 0, "bob": 1}]
+    assert "New game." in [s.text for s in speaker.history()]
+    assert read_journal(first.path).finished
+    second = read_journal(journals[0].path)
+    assert second.finished and [o["card"] for o in second.objects if o["type"] == "deal"] == ["6D"]

@@ -1,0 +1,218 @@
+"""End to end through the real audio server (issue 4): a short Stroop game played by
+espeak-ng voices into PulseAudio null sinks (one mic per person), refereed by a
+``referee play`` subprocess with the real PocketSphinx; its voice goes to the ``speaker``
+sink and is recorded there. Then a crash (``kill -9``) and ``referee resume``.
+
+What must hold whatever the recogniser does is asserted too: the journal's verdicts are
+what ``referee replay`` of it gives, and what was printed live."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+from referee.cards import Card
+
+from live_game import (RATE, Referee, duration, journal_lines, replay_json, speech_spans,
+                       voice_wav)
+
+MICS = "dealer,ann,bob"
+
+
+def play_args(*extra: str) -> list[str]:
+    return ["play", "stroop", "--channels", MICS, "--devices", MICS, "--json",
+            "--speak-to", "speakers", "--engine", "pocketsphinx", *extra]
+
+
+class Game:
+    """Plays the people's lines into their mics, one round at a time."""
+
+    def __init__(self, pulse, tmp_path, ref: Referee) -> None:
+        self.pulse, self.tmp, self.ref = pulse, tmp_path, ref
+        self.t0 = time.monotonic()
+        self.typed: list[str] = []
+        """Cards the dealer had to type: the recogniser missed the spoken deal."""
+        self._deals = len(self._deals_journaled())
+
+    def _deals_journaled(self) -> list[dict]:
+        files = list(self.ref.data.rglob("*.jsonl"))
+        return [json.loads(x) for f in files for x in f.read_text().splitlines()
+                if '"type":"deal"' in x]
+
+    def _journaled_deal(self, card: str, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            deals = self._deals_journaled()
+            if len(deals) > self._deals and deals[-1]["card"] == card:
+                self._deals = len(deals)
+                return True
+            time.sleep(0.05)
+        return False
+
+    def round(self, deal: str, calls: list[tuple[str, str, float]], n: int) -> dict:
+        """The dealer names ``deal``; each (player, call, at) is said ``at`` seconds after
+        the deal is journaled; waits for round object ``n`` (1-based). Should the
+        recogniser miss the dealer's words, the dealer types the card instead (as a dealer
+        at the table would), and ``typed`` says so."""
+        self.pulse.play(voice_wav(self.tmp, "dealer", deal), "dealer")
+        card = str(Card.find(deal))
+        if not self._journaled_deal(card, 2.0):
+            self.typed.append(card)
+            self.ref.type(card)
+            assert self._journaled_deal(card, 2.0), self.ref.stderr
+        procs = []
+        end = time.monotonic() - 0.5
+        for who, text, at in sorted(calls, key=lambda c: c[2]):
+            w = voice_wav(self.tmp, who, text)
+            time.sleep(max(0.0, end + at - time.monotonic()))
+            procs.append(self.pulse.play(w, who, wait=False))
+        for p in procs:
+            p.wait(30)
+        return self.ref.wait_objects("round", n, 20)[n - 1]
+
+    def race(self, first: tuple[str, str], second: tuple[str, str], margin: float = 0.4,
+             at: float = 1.0) -> list[tuple[str, str, float]]:
+        """Two overlapping calls whose *ends* are ``margin`` seconds apart, ``first``
+        completing first (though it may begin later)."""
+        d1 = duration(voice_wav(self.tmp, *first))
+        d2 = duration(voice_wav(self.tmp, *second))
+        t1 = at + max(0.0, d2 - d1)             # so that both start at or after ``at``
+        return [(*first, t1), (*second, t1 + d1 + margin - d2)]
+
+
+def start_referee(pulse, data, *args) -> tuple[Referee, object]:
+    rec = pulse.record("speaker")
+    ref = Referee(*args, data=data)
+    ref.wait_err("referee: journal ", 60)
+    time.sleep(0.8)          # the mics' first blocks
+    return ref, rec
+
+
+def test_a_stroop_game_through_pulseaudio(pulse, tmp_path):
+    data = tmp_path / "data"
+    ref, rec = start_referee(pulse, data, *play_args())
+    try:
+        g = Game(pulse, tmp_path, ref)
+        t_start = time.monotonic()
+        # Round 1: 7D. bob names a court card (a miscall: he is out), ann a good card.
+        r1 = g.round("seven of diamonds", [("bob", "queen of hearts", 0.8),
+                                           ("ann", "two of clubs", 2.6)], 1)
+        time.sleep(2.5)      # the verdict and the scores are spoken
+        # Round 2: KD. A race: ann and bob both name a good card; bob begins first but
+        # ann completes her call 0.4 s before his.
+        r2 = g.round("king of diamonds",
+                     g.race(("ann", "queen of clubs"), ("bob", "ace of clubs")), 2)
+        time.sleep(2.5)
+        # Round 3: 9H, bob alone.
+        r3 = g.round("nine of hearts", [("bob", "two of clubs", 1.0)], 3)
+        time.sleep(3.0)
+        ref.type("end")
+        final = ref.wait_objects("final", 1, 20)[0]
+        assert ref.finish() == 0, ref.stderr
+    finally:
+        ref.kill()
+        said = rec.stop()
+        t_stop = time.monotonic()
+    stderr = ref.stderr
+    assert "Traceback" not in stderr, stderr
+
+    # -- the verdicts --------------------------------------------------------------
+    assert (r1["top"], r1["winner"], r1["call"]["said"]) == ("7D", "ann", "two of clubs"), stderr
+    assert (r2["top"], r2["winner"], r2["call"]["said"]) == ("KD", "ann", "queen of clubs"), r2
+    assert (r3["top"], r3["winner"]) == ("9H", "bob"), r3
+    assert final["rounds"] == 3 and final["scores"]["ann"] > final["scores"]["bob"] > 0, final
+
+    # -- the journal: every verdict printed live, reproduced by `referee replay` ----------
+    path, lines = journal_lines(data)
+    assert lines[0]["type"] == "game" and lines[0]["setup"]["channels"] == ["dealer", "ann", "bob"]
+    assert [o["type"] for o in lines].count("final") == 1
+    # round 1: bob's court card on 7D put him out; round 2: his call overlapped ann's
+    # but completed 0.4 s after hers, so it came too late
+    assert {"type": "out", "round": 1, "player": "bob"}.items() <= next(
+        o for o in lines if o["type"] == "out").items()
+    late = [o for o in lines if o["type"] == "judged" and o["round"] == 2 and o["player"] == "bob"]
+    assert [o["outcome"] for o in late] == ["late"], lines
+    ann2 = next(o for o in lines if o["type"] == "call" and o["said"] == "queen of clubs")
+    assert late[0]["start"] < ann2["end"] < late[0]["end"], (ann2, late)
+    assert 0.2 < late[0]["end"] - ann2["end"] < 0.6
+    live = ref.objects()
+    assert replay_json(path) == live
+    assert [o for o in lines if o["type"] in ("round", "final")] == live
+
+    # -- what the referee said, captured from its output sink -----------------------
+    voice = said.mean(axis=1)
+    spans = speech_spans(voice)
+    assert spans, "nothing came out of the speaker sink"
+    texts = [s for _, s in ref.announcements()]
+    assert [s.split(" wins")[0] for s in texts if " wins one card" in s] == ["ann", "ann", "bob"]
+    assert texts[-1].startswith("Game over. ann wins"), texts
+    # speech after each round's verdict: the recording began before the referee started,
+    # so its clock is a little ahead of the game's; look for speech in the seconds after
+    # each round object arrived.
+    t_rec0 = t_stop - len(voice) / RATE
+    # about a second or more of speech per announcement (they are sentences)
+    assert sum(b - a for a, b in spans) >= 1.0 * len(texts), (spans, texts)
+    arrived = [t for t, line in ref.out if '"round"' in line or '"final"' in line]
+    assert len(arrived) == 4
+    for n in (1, 2, 3, 4):                  # each verdict, and the game's end, is heard
+        t_obj = arrived[n - 1]
+        rel = t_obj - t_rec0
+        assert any(a <= rel + 3.0 and b >= rel - 0.5 for a, b in spans), (n, rel, spans)
+
+
+def test_kill_9_then_resume_loses_nothing(pulse, tmp_path):
+    data = tmp_path / "data"
+    ref, rec = start_referee(pulse, data, *play_args())
+    try:
+        g = Game(pulse, tmp_path, ref)
+        g.round("seven of diamonds", [("ann", "two of clubs", 1.0)], 1)
+        g.round("king of diamonds", [("bob", "ace of clubs", 1.0)], 2)
+        path, _ = journal_lines(data)
+        # the second verdict is journaled (fsynced before it is printed): crash now
+        assert sum('"type":"round"' in x for x in path.read_text().splitlines()) == 2
+    finally:
+        ref.kill()                                  # SIGKILL: no clean-up at all
+        rec.stop()
+    assert ref.proc.returncode == -9
+    before = path.read_text()
+    assert '"final"' not in before
+    first = [o for o in ref.objects()]
+
+    # `referee resume` finds the unfinished game, says where it stands and goes on; this
+    # time the game is ended with Ctrl-C
+    ref2, rec2 = start_referee(pulse, data, "resume", "--json", "--speak-to", "speakers",
+                               "--engine", "pocketsphinx")
+    try:
+        assert f"journal {path}" in ref2.stderr
+        ref2.wait_err("Resuming.", 10)
+        assert "ann 1, bob 1" in ref2.stderr
+        g = Game(pulse, tmp_path, ref2)
+        r3 = g.round("nine of hearts", [("ann", "two of clubs", 1.0)], 1)
+        time.sleep(2.0)
+        ref2.proc.send_signal(signal.SIGINT)           # Ctrl-C ends the game cleanly
+        final = ref2.wait_objects("final", 1, 20)[0]
+        assert ref2.finish() == 0, ref2.stderr
+    finally:
+        ref2.kill()
+        rec2.stop()
+    assert "Traceback" not in ref2.stderr, ref2.stderr
+    assert (r3["round"], r3["top"], r3["winner"]) == (3, "9H", "ann"), ref2.stderr
+    assert final == {"type": "final", "scores": {"ann": 2, "bob": 1}, "unclaimed": 0,
+                     "rounds": 3}
+    # the same journal, appended to: every line written before the crash is kept
+    after = path.read_text()
+    assert after.startswith(before)
+    assert len(list(data.rglob("*.jsonl"))) == 1
+    # times go on after the crash: the resumed game's events are later than the old ones
+    _, lines = journal_lines(data)
+    n_old = len(before.splitlines())
+    old_t = max(o.get("at", o.get("end", 0)) for o in lines[:n_old])
+    assert all(o.get("at", o.get("end", old_t)) >= old_t for o in lines[n_old:]), lines[n_old:]
+    # every verdict journaled once: round 2, decided before the crash, is not decided again
+    assert [o["round"] for o in lines if o["type"] == "round"] == [1, 2, 3]
+    # replaying the whole journal gives the rounds of both runs and the final
+    assert replay_json(path) == first + ref2.objects()
+    # and the game is over: nothing left to resume
+    r = Referee("resume", "--speak-to", "text", data=data)
+    assert r.finish() == 2 and "no unfinished game" in r.stderr
