@@ -37,6 +37,9 @@ class Announcer:
 
     verbosity: str = "normal"
     scores_every: int = 1
+    hair: float = 0.3
+    """Seconds: a qualifying call this late after the winner makes the win
+    "by a hair", and the referee says so."""
 
     def __post_init__(self) -> None:
         if self.verbosity not in VERBOSITY:
@@ -44,6 +47,7 @@ class Announcer:
         if self.scores_every < 0:
             raise ValueError(f"scores_every must be 0 or more, not {self.scores_every}")
         self._decided = 0
+        self._haired: set[int] = set()
 
     def say(self, verdict: Any) -> str | None:
         """The sentence for a verdict, or None when it is not spoken."""
@@ -58,6 +62,11 @@ class Announcer:
             if self.scores_every and self._decided % self.scores_every == 0:
                 text += " " + scores_sentence(v.scores)
             return text
+        if isinstance(v, stroop.CallJudged):
+            if v.late_by is not None and v.late_by <= self.hair and v.round not in self._haired:
+                self._haired.add(v.round)
+                return f"By a hair: {v.call.player} finished {round(v.late_by * 1000)} milliseconds later."
+            return None
         if isinstance(v, stroop.PlayerOut):
             return f"{v.player} is out this round." if verbose else None
         if isinstance(v, stroop.AllActive):

@@ -85,5 +85,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str) -> 
             source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate)
             source.start()
         except MicError as e:
-            raise ListeningError(str(e)) from None
+            raise ListeningError(f"{e} (microphones: `referee listen --list-devices` shows what "
+                                 "there is; --devices picks them; --audio FILE.wav referees a "
+                                 "recording instead)") from None
     return Listening(Listener(source, recogniser), source, recogniser.name)

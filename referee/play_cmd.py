@@ -161,13 +161,32 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     speak_to = None if args.speak_to == "text" else args.speak_to
     if recorded and speak_to == "speakers":
         speak_to = None        # a recording is refereed silently unless --speak-to FILE.wav
-    voice = speaker_mod.Speaker(speak_to, text=text_sink, clock=listening.clock,
-                                rate=args.speech_rate, device=args.speaker_device)
-    screen = None
+    try:
+        # The speaker's clock is the table's: the audio clock plus a resumed game's offset.
+        voice = speaker_mod.Speaker(speak_to, text=text_sink,
+                                    clock=lambda: listening.clock() + offset,
+                                    rate=args.speech_rate, device=args.speaker_device)
+    except ValueError as e:
+        listening.close()
+        print(f"referee: --speak-to: {e}", file=sys.stderr)
+        return 2
+    screen = table = None
     if not (args.no_screen or args.json or recorded) and sys.stdout.isatty():
         from .screen import Screen
         screen = Screen()
     try:
+        def new_game():
+            """A fresh journal (and deck) for the "new game" command."""
+            fresh = dict(setup or {})
+            deck_ = None
+            if fresh.get("virtual_deck"):
+                fresh["seed"] = random.randrange(2**31)
+                deck_ = VirtualDeck(fresh["seed"])
+            j = JournalFile.new(start.game)
+            j.append({**encode(start), "setup": fresh})
+            print(f"referee: new game, journal {j.path}", file=sys.stderr)
+            return j, deck_
+
         if journal is None:
             journal = JournalFile.new(start.game)
             journal.append({**encode(start), "setup": setup or {}})
@@ -175,8 +194,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         table = Table(start, channels, speaker=voice, journal=journal,
                       json_out=sys.stdout if args.json else None, screen=screen,
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
-                      options=TableOptions(offset=offset, lock_reminder=args.lock_reminder),
-                      history=history, write_start=False)
+                      options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
+                                           hears_itself=not recorded),
+                      history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)
         if history:
@@ -193,7 +213,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
               "`referee resume` continues it", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        table.finish()
+        if table is not None:
+            table.finish()
     finally:
         listening.close()
         voice.close(until=listening.clock() if recorded else None)
@@ -201,6 +222,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
             screen.close()
         if journal is not None:
             journal.close()
+        if table is not None and table.journal is not journal:
+            table.journal.close()     # a game started by "new game"
     return 0
 
 
@@ -254,5 +277,5 @@ def run_resume(args: argparse.Namespace) -> int:
     journal = JournalFile.reopen(path)
     if journal.dropped:
         print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)
-    return referee(args, log.game, channels, deck=deck, journal=journal,
+    return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
                    history=list(log.events), offset=last + 1.0, journaled=contents.objects)

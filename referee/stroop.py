@@ -120,6 +120,9 @@ class CallJudged:
     (before any deal, or after the end)."""
     reason: str
     """Plain words: why."""
+    late_by: float | None = None
+    """For a ``'late'`` call that would have qualified: seconds after the
+    winning call it was completed (a race lost by more than the tie window)."""
 
 
 @dataclass(frozen=True)
@@ -262,19 +265,20 @@ class StroopGame:
 
     # The judge's protocol --------------------------------------------------
     @staticmethod
-    def time_key(event: Deal | Call) -> tuple:
-        """Calls by end time; at the same instant calls before deals (a call
-        belongs to the last deal *before* its end). The rest makes the order
-        total, so the same events always come out in the same order."""
+    def time_key(event: Deal | Call | Command) -> tuple:
+        """Calls by end time; at the same instant calls, then commands, then
+        deals (a call belongs to the last deal *before* its end). The rest
+        makes the order total, so the same events always come out in the same
+        order."""
         if isinstance(event, Deal):
             return (event.at, 3, 0.0, "", "", str(event.card))
         if isinstance(event, Call):
             return (event.end, 0, event.start, event.player, event.said, "")
         if isinstance(event, Command):
             return (event.at, 2, 0.0, event.player or "", event.name, "")
-        raise StroopError(f"Stroop takes deals and calls, not {type(event).__name__}")
+        raise StroopError(f"Stroop takes deals, calls and commands, not {type(event).__name__}")
 
-    def feed(self, event: Deal | Call) -> list:
+    def feed(self, event: Deal | Call | Command) -> list:
         t = self.time_key(event)[0]
         if t < self.now:
             raise StroopError(f"event at {t:.3f} s fed after {self.now:.3f} s: feed in time order")
@@ -366,7 +370,12 @@ class StroopGame:
         if self.phase == WAITING:
             return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
         if self.phase == SETTLED:
-            return [CallJudged(self.round, call, "late", self._too_late(call))]
+            late_by = None
+            if (self.won_by is not None and call.player not in self.inactive
+                    and call.player != self.won_by.player and self.top is not None
+                    and qualifies(call.said, self.top, self.match_cards.get(call.player))):
+                late_by = round(call.end - self.won_by.end, 6)
+            return [CallJudged(self.round, call, "late", self._too_late(call), late_by)]
         if self.paused:
             return [CallJudged(self.round, call, "paused", "the game is paused")]
         if call.player in self.inactive:

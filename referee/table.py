@@ -59,6 +59,9 @@ class TableOptions:
     """Seconds added to every audio time (a resumed game continues its clock)."""
     confirm: float = 2.0
     """Goop count: seconds to correct a number after it is read back."""
+    hears_itself: bool = True
+    """The mics can pick up the referee's voice (live play): drop what they
+    hear of its announcements. False for recordings it never spoke into."""
     lock_reminder: float = 0.0
     """Goop with three players: remind the table of the lock rule after this
     many seconds with nothing heard (0: never)."""
@@ -82,10 +85,14 @@ class Table:
         options: TableOptions | None = None,
         history: list | None = None,
         write_start: bool = True,
+        new_game: Any = None,
     ) -> None:
         """``channels`` names each listening stream: ``'dealer'`` or a player.
         ``history`` holds happenings of a resumed game, replayed silently.
-        ``write_start``: journal the game line (False when the caller did)."""
+        ``write_start``: journal the game line (False when the caller did).
+        ``new_game``: called for the "new game" command, returns the new game's
+        journal (its game line written) and virtual deck (or None); without it
+        "new game" only ends the game."""
         self.start = start
         self.game = make_game(start)
         self.channels = list(channels)
@@ -99,6 +106,7 @@ class Table:
         self.screen = screen
         self.announcer = announcer or Announcer()
         self.deck = deck
+        self.new_game = new_game
         self.options = options or TableOptions()
         self.now = self.options.offset
         """Seconds: the furthest every microphone has heard."""
@@ -135,8 +143,8 @@ class Table:
         stream = u.player or DEALER
         if stream not in self.channels:
             return
-        if self.speaker is not None and getattr(self.speaker, "echo", None) and \
-                self.speaker.echo(u.said, start, end) is not None:
+        if self.options.hears_itself and self.speaker is not None and \
+                getattr(self.speaker, "echo", None) and self.speaker.echo(u.said, start, end) is not None:
             self.dropped.append(u)
             self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")
             return
@@ -261,6 +269,26 @@ class Table:
         elif name == "new-game":
             self._note("new game asked for: this game ends here")
             self.finish()
+            if self.new_game is not None:
+                self._restart()
+
+    def _restart(self) -> None:
+        """A new game with the same players and rules, in a journal of its own."""
+        if self.journal is not None and hasattr(self.journal, "close"):
+            self.journal.close()
+        self.journal, deck = self.new_game()
+        self.game = make_game(self.start)
+        self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
+        for s in self.channels + [DECK, KEYBOARD]:
+            self.judge.heard(s, self.now)
+        self.announcer = Announcer(self.announcer.verbosity, self.announcer.scores_every)
+        self.over = False
+        self.dialogue = None
+        self.last_heard = {}
+        self._round_open_since = None
+        self.deck = deck
+        self._say("New game.", at=self.now, urgent=True)
+        self._next_deal = self.now + self.options.deal_pause if deck is not None else None
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""

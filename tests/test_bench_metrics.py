@@ -123,6 +123,13 @@ def test_report_states_held_out_separately_and_the_command(tmp_path):
     out = tmp_path / "B.md"
     assert main(["bench", "--report-only", "--results", str(results), "--out", str(out)]) == 0
     assert out.read_text() == text
+    # Other benchmarks' sections of the file are left alone, before and after.
+    out.write_text("# Before\n\nkeep 1\n\n" + text + "\n# Verdict latency\n\nkeep 2\n")
+    assert main(["bench", "--report-only", "--results", str(results), "--out", str(out)]) == 0
+    assert out.read_text() == "# Before\n\nkeep 1\n\n" + text + "\n# Verdict latency\n\nkeep 2\n"
+    out.write_text("# Verdict latency\n\nkeep 2\n")
+    assert main(["bench", "--report-only", "--results", str(results), "--out", str(out)]) == 0
+    assert out.read_text() == text + "\n# Verdict latency\n\nkeep 2\n"
 
 
 def test_bad_input_is_a_clear_error(tmp_path, capsys):

@@ -258,3 +258,36 @@ def test_a_listener_that_fails_leaves_the_game_unfinished_for_resume(tmp_path):
     assert not table.over
     objs = [json.loads(x) for x in journal.path.read_text().splitlines()]
     assert [o["type"] for o in objs if o["type"] in ("round", "final")] == ["round"]
+
+
+def test_new_game_ends_this_game_and_starts_another_in_its_own_journal(tmp_path):
+    journals = []
+
+    def new_game():
+        j = JournalFile.new("stroop", folder=tmp_path)
+        j.append({"type": "game", "game": "stroop", "players": ["ann", "bob"]})
+        journals.append(j)
+        return j, None
+
+    text = io.StringIO()
+    speaker = Speaker(None, text=text)
+    first = JournalFile.new("stroop", folder=tmp_path)
+    out = io.StringIO()
+    table = Table(GameStart("stroop", ("ann", "bob")), ["dealer", "ann", "bob"], speaker=speaker,
+                  journal=first, json_out=out, new_game=new_game)
+    table.hear(utter(None, "three of spades", 0.0, 0.5))
+    table.hear(utter("ann", "four of hearts", 1.0, 1.5))
+    table.hear(utter("bob", "new game", 2.0, 2.6, kind="command"))
+    heard_all(table, 3.0)
+    assert not table.over and len(journals) == 1
+    table.hear(utter(None, "six of diamonds", 4.0, 4.5))
+    table.hear(utter("bob", "eight of clubs", 5.0, 5.5))
+    heard_all(table, 6.0)
+    table.finish()
+    speaker.close()
+    finals = [json.loads(line) for line in out.getvalue().splitlines() if '"final"' in line]
+    assert [f["scores"] for f in finals] == [{"ann": 1, "bob": 0}, {"ann": 0, "bob": 1}]
+    assert "New game." in [s.text for s in speaker.history()]
+    assert read_journal(first.path).finished
+    second = read_journal(journals[0].path)
+    assert second.finished and [o["card"] for o in second.objects if o["type"] == "deal"] == ["6D"]

@@ -91,7 +91,7 @@ def render(records: list[dict], meta: dict) -> str:
     judged = "held-out" if "held-out" in sums else present[0]
     v = verdicts(sums[judged])
     L: list[str] = []
-    L += ["# Hearing benchmark", ""]
+    L += [HEADING, ""]
     L += ["Written by `referee bench`; every figure below is computed from the run's "
           "results file. Do not edit by hand: re-run the command.", ""]
     L += [f"- **Command:** `{meta['command']}`"]
@@ -238,6 +238,25 @@ def render(records: list[dict], meta: dict) -> str:
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]
     return "\n".join(L).rstrip() + "\n"
+
+
+HEADING = "# Hearing benchmark"
+
+
+def replace_section(old: str, text: str, heading: str = HEADING) -> str:
+    """``old`` (a markdown file's text) with its top-level section ``heading`` (up to
+    the next ``# `` heading) replaced by ``text``; other sections are kept as they
+    are. Without such a section, ``text`` goes first."""
+    lines = old.splitlines()
+    body = text.rstrip("\n").splitlines()
+    try:
+        a = lines.index(heading)
+    except ValueError:
+        rest = old.strip("\n")
+        return "\n".join(body) + ("\n\n" + rest if rest else "") + "\n"
+    b = next((i for i in range(a + 1, len(lines)) if lines[i].startswith("# ")), len(lines))
+    tail = [""] + lines[b:] if b < len(lines) else []
+    return "\n".join(lines[:a] + body + tail) + "\n"
 
 
 def render_details(records: list[dict], meta: dict, splits=SPLITS) -> str:

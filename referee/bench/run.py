@@ -120,7 +120,9 @@ def _run(args: argparse.Namespace) -> int:
     if not records:
         raise BenchError(f"no items to report on ({results} holds none)")
     text = report.render(records, meta)
-    Path(args.out).write_text(text)
+    out = Path(args.out)
+    # Only the hearing section: other benchmarks keep their own sections of the file.
+    out.write_text(report.replace_section(out.read_text() if out.exists() else "", text))
     print(f"referee bench: wrote {args.out} (results in {results})", file=sys.stderr)
     if args.details:
         splits = report.SPLITS if args.details_split == "both" else (args.details_split,)
