@@ -143,7 +143,10 @@ class Table:
         stream = u.player or DEALER
         if stream not in self.channels:
             return
-        if self.options.hears_itself and self.speaker is not None and \
+        # A shout is never taken for the referee's echo: the referee says "Goop!" only once
+        # a hand is over, when a shout changes nothing but is still worth journaling (the
+        # loser of a shout race). Cards and commands it says are dropped when they echo.
+        if self.options.hears_itself and u.kind != "shout" and self.speaker is not None and \
                 getattr(self.speaker, "echo", None) and self.speaker.echo(u.said, start, end) is not None:
             self.dropped.append(u)
             self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")

@@ -291,3 +291,22 @@ def test_new_game_ends_this_game_and_starts_another_in_its_own_journal(tmp_path)
     assert read_journal(first.path).finished
     second = read_journal(journals[0].path)
     assert second.finished and [o["card"] for o in second.objects if o["type"] == "deal"] == ["6D"]
+
+
+def test_a_late_shout_during_the_goop_announcement_is_journaled_not_dropped(tmp_path):
+    speaker = Speaker(tmp_path / "referee.wav", text=io.StringIO())
+    journal = JournalFile.new("goop", folder=tmp_path)
+    players = ("ann", "bob")
+    table = Table(GameStart("goop", players), list(players), speaker=speaker, journal=journal)
+    table.hear(utter("bob", "goop", 1.0, 1.4, kind="shout"))
+    for p in players:
+        table.hear(Heard(p, 1.45))
+    speaker.wait()
+    assert speaker.history()[0].text == "Goop! bob is out."
+    table.hear(utter("ann", "goop", 1.5, 1.9, kind="shout"))     # while the referee speaks
+    for p in players:
+        table.hear(Heard(p, 2.5))
+    speaker.close()
+    assert table.dropped == []
+    ignored = [o for o in read_journal(journal.path).objects if o["type"] == "ignored"]
+    assert [(o["player"], o["end"]) for o in ignored] == [("ann", 1.9)]
