@@ -24,7 +24,8 @@ def _ms(seconds: float) -> int:
     return round(abs(seconds) * 1000)
 
 
-def _names(players: tuple[str, ...] | list[str]) -> str:
+def names(players) -> str:
+    """``'ann'``, ``'ann and bob'``, ``'ann, bob and cai'``."""
     players = list(players)
     return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
 
@@ -74,7 +75,7 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
             line += f" ({_cards(verdict.unclaimed)} left unclaimed)"
         best = ranked[0][1]
         leaders = [p for p, n in ranked if n == best]
-        line += f"; {_names(leaders)} {'wins' if len(leaders) == 1 else 'tie'}"
+        line += f"; {names(leaders)} {'wins' if len(leaders) == 1 else 'tie'}"
         return line
     return None
 
@@ -84,7 +85,7 @@ def _round(v: stroop.RoundOver, window_ms: float) -> str:
     if v.outcome == "unwon":
         return f"{head} no one won; {_stay(v.carried)}"
     if v.outcome == "draw":
-        return (f"{head} draw between {_names(v.tied)}, who finished and began within "
+        return (f"{head} draw between {names(v.tied)}, who finished and began within "
                 f"{window_ms:g} ms of each other; {_stay(v.carried)}")
     call = v.winning_call
     assert call is not None and v.winner is not None
@@ -104,7 +105,7 @@ def _goop(v: Any, window_ms: float) -> str:
     if isinstance(v, goop.Gooped):
         head = f"hand {v.hand}: Goop!"
         if v.decided_by == "draw":
-            return f"{head} {_names(v.goopers)} finished and began within {window_ms:g} ms: all gooped"
+            return f"{head} {names(v.goopers)} finished and began within {window_ms:g} ms: all gooped"
         if v.decided_by == "beginning":
             rival = v.rivals[0]
             return (f"{head} {v.goopers[0]} is out: finished within {window_ms:g} ms of {rival.player}, "
@@ -122,13 +123,13 @@ def _goop(v: Any, window_ms: float) -> str:
         line = f"hand {v.hand} scored: " + ", ".join(parts)
         line += "; totals: " + ", ".join(f"{p} {n}" for p, n in v.totals.items())
         if v.false_goop:
-            line += f"; false Goop by {_names(v.false_goop)}"
+            line += f"; false Goop by {names(v.false_goop)}"
         if v.missing:
             line += f"; never reported, counted as 0: {', '.join(v.missing)}"
         if v.game_over:
             return line
         if v.tied_at_top:
-            line += f"; {_names(v.tied_at_top)} tie at the top: another hand"
+            line += f"; {names(v.tied_at_top)} tie at the top: another hand"
         return line + f"; decks are picked by {', '.join(v.pick_order)}; {v.says_go} says Go"
     if isinstance(v, goop.GoopOver):
         ranked = sorted(v.totals.items(), key=lambda kv: -kv[1])

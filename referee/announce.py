@@ -11,17 +11,13 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from . import goop, stroop
+from .account import names as _names
 
 VERBOSITY = ("quiet", "normal", "verbose")
 
 
 def _cards(n: int) -> str:
     return "one card" if n == 1 else f"{n} cards"
-
-
-def _names(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def scores_sentence(scores: Mapping[str, int], unit: str = "") -> str:

@@ -38,6 +38,11 @@ OUTPUT_TYPES = frozenset({
 })
 
 
+#: The decisions: what `referee replay --json` and `referee play --json` print
+#: (without --all), and what the live referee announces first.
+SUMMARY_TYPES = ("round", "final", "gooped", "hand")
+
+
 class LogError(ValueError):
     """A log line that cannot be read. ``line`` is its 1-based number."""
 

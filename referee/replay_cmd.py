@@ -9,7 +9,7 @@ import argparse
 import sys
 
 from .account import describe
-from .journal import LogError, dumps, encode_verdict, parse_lines
+from .journal import SUMMARY_TYPES, LogError, dumps, encode_verdict, parse_lines
 from .replay import replay
 
 DESCRIPTION = """\
@@ -72,10 +72,6 @@ With --json --all, also "judged" (one per call), "out", "all-active",
 
 Exit status: 0, or 2 for a log that cannot be read (the message names the line).
 """
-
-
-#: What --json prints without --all: the decisions, not every call.
-SUMMARY_TYPES = ("round", "final", "gooped", "hand")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -22,7 +22,7 @@ from .announce import Announcer, scores_sentence
 from .cards import Card, full_deck
 from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
 from .games import make_game
-from .journal import dumps, encode, encode_verdict
+from .journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from .judge import Judge, LateReport
 from . import goop, stroop
 from .goop_count import CountDialogue, Say
@@ -30,8 +30,6 @@ from .goop_count import CountDialogue, Say
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
 DEALER = "dealer"
-#: Verdict types printed with --json (as `referee replay --json`).
-SUMMARY_TYPES = ("round", "final", "gooped", "hand")
 
 
 class VirtualDeck:
