@@ -4,7 +4,9 @@ back the listener's events.
 
 ``--channels dealer,ann,bob`` names the input's channels in order; without ``--devices``
 they are channels 1, 2, 3 of the default input device (a multi-channel interface), with
-``--devices A,B,C`` one device per name (each device's first channel). With ``--audio
+``--devices A B C`` one device per name (each device's first channel; as for ``referee
+listen``, names are separated by spaces, since ALSA names like ``hw:1,0`` hold commas; the
+older ``--devices A,B,C`` still works when there are several mics). With ``--audio
 GAME.wav`` the file's channels are the named mics, in order.
 """
 
@@ -49,6 +51,18 @@ class Listening:
             close()
 
 
+def device_list(value: str | list[str] | None, mics: int) -> list[str]:
+    """The devices of ``--devices`` (a list, or a string from an older journal) for ``mics``
+    named mics. A single value with commas is split when there are several mics (the older
+    form, ``ann-mic,bob-mic``); for one mic it is one name (``hw:1,0``)."""
+    if not value:
+        return []
+    items = [value] if isinstance(value, str) else list(value)
+    if len(items) == 1 and mics > 1 and "," in items[0]:
+        items = items[0].split(",")
+    return [d.strip() for d in items if d.strip()]
+
+
 def open_listening(args: argparse.Namespace, channels: list[str], game: str) -> Listening:
     """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
     listening stream per name in ``channels`` ('dealer' or a player)."""
@@ -72,8 +86,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str) -> 
     else:
         from .audio.mic import Input, MicError, MicrophoneSource
 
-        devices = [d.strip() for d in (getattr(args, "devices", None) or "").split(",")
-                   if d.strip()]
+        devices = device_list(getattr(args, "devices", None), len(channels))
         if devices and len(devices) != len(channels):
             raise ListeningError(f"--devices names {len(devices)} device(s) for "
                                  f"{len(channels)} mics ({', '.join(channels)})")

@@ -27,7 +27,8 @@ Microphones: one per player (and one for the dealer, if any), so the referee
 knows who called. --channels names the channels of the input device in
 order: "dealer" for the dealer's mic, else a player, e.g. --channels
 dealer,ann,bob for a three-channel device (default: the players in seat
-order); --devices gives one device per name instead.
+order); --devices gives one device per name instead, separated by spaces as
+for `referee listen` (--devices 3 "USB mic" 5).
 
 Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
 and announces each card), a "dealer" channel (the dealer names each card as
@@ -73,7 +74,8 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
     """Listening, speaking and showing: shared by play and resume."""
     g = p.add_argument_group("listening")
     g.add_argument("--channels", metavar="NAMES", help="the input's channels in order: dealer and/or players")
-    g.add_argument("--devices", metavar="DEVS", help="one input device per channel name (index or name)")
+    g.add_argument("--devices", metavar="DEV", nargs="+",
+                   help="one input device per channel name, by index or name, separated by spaces")
     g.add_argument("--audio", metavar="GAME.wav", help="referee a recording instead of microphones")
     g.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
     g.add_argument("--model", metavar="DIR", help="Vosk model directory")

@@ -62,3 +62,13 @@ def test_play_with_the_wrong_number_of_channels_is_a_clear_error(tmp_path):
     assert r.returncode == 2
     assert "3 player names for 2 channel(s)" in r.stderr and "game.wav" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_devices_are_given_as_for_listen_and_the_older_comma_form_still_works():
+    from referee.listening import device_list
+
+    assert device_list(["3", "USB mic"], 2) == ["3", "USB mic"]
+    assert device_list(["hw:1,0"], 1) == ["hw:1,0"]          # an ALSA name with a comma
+    assert device_list("ann-mic,bob-mic", 2) == ["ann-mic", "bob-mic"]  # an older journal
+    assert device_list(["ann-mic,bob-mic"], 2) == ["ann-mic", "bob-mic"]
+    assert device_list(None, 2) == [] and device_list([], 1) == []
