@@ -20,11 +20,19 @@ from typing import Protocol
 import numpy as np
 
 from ..events import Utterance
+from . import checks
+from .denoise import subtract as subtract_noise
 from .grammar import Grammar
 from .segmenter import Segmenter
 
 #: What transcription and listening listen for unless told otherwise.
 DEFAULT_KINDS = ("call", "shout", "command")
+
+#: Calls and shouts must be voiced (have a pitch) for at least this many 10 ms
+#: steps in a row (see :func:`checks.voiced_run`): every word of theirs has a
+#: vowel, while a slapped card or a riffle that the grammar forced into "goop"
+#: has none.
+MIN_VOICED_RUN = 6
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
@@ -82,8 +90,8 @@ class PocketSphinx:
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
                  dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
                  decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
-                 reject: float | None = -18.0, max_pause: int = 10, hang: float = 0.21,
-                 **options) -> None:
+                 reject: float | None = -17.0, max_pause: int = 10, hang: float = 0.21,
+                 denoise: float | None = 1.0, **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -131,6 +139,7 @@ class PocketSphinx:
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
         self.max_outside = max_outside
+        self.denoise = denoise
 
     def _jsgf(self, garbage: float) -> str:
         """The grammar's phrases, and (``garbage`` > 0) a rival loop of single
@@ -153,13 +162,20 @@ class PocketSphinx:
                source: str = "") -> SegmentStream:
         return SegmentStream(self, start, channel, player, source)
 
-    def decode(self, samples: np.ndarray) -> tuple[str, list[tuple[str, float, float]], float]:
+    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None
+               ) -> tuple[str, list[tuple[str, float, float]], float]:
         """Decode one segment: its words with (start, end) seconds within it,
         and a confidence in 0..1 (0: rejected, see :meth:`confidence`).
 
         When the result is no phrase (a decoy, or the search ended part-way
         through the grammar: it can lose its way), it is tried once more with
-        the dither 8 dB quieter, and a phrase found then counts."""
+        the dither 8 dB quieter, and a phrase found then counts. If it is still
+        no phrase and ``noise`` (audio from just before the speech: the
+        segment's lead-in) is given, the noise's spectrum is subtracted
+        (``denoise`` times over) and the segment decoded again: a *shout*
+        found then counts. Hiss masks the /g/ and /p/ of "goop", which then
+        sounds like "two" or "soup"; for calls and commands the subtraction
+        was measured to turn chatter in noise into cards, so it is not used."""
         levels = [self.dither] if self.dither is None else [self.dither, self.dither + 8.0]
         for level in levels:
             text, words, pcm, pause = self._decode(samples, level)
@@ -167,6 +183,15 @@ class PocketSphinx:
             m = self.grammar.match(said) if words else None
             if not words or m:
                 break
+        if m is None and self.denoise and noise is not None and len(noise) \
+                and "shout" in self.grammar.kinds:
+            clean = subtract_noise(samples, noise, self.denoise)
+            retry = self._decode(clean, self.dither)
+            said = " ".join(w for w, _, _ in retry[1])
+            m2 = self.grammar.match(said) if retry[1] else None
+            if m2 is not None and m2.kind == "shout":
+                text, words, pcm, pause = retry
+                m = m2
         score = None
         if m is not None and m.kind in ("call", "shout") and self.reject is not None:
             score = self._phone_loop(pcm)
@@ -399,65 +424,24 @@ class SegmentStream:
         return out
 
     def _decode(self, seg) -> list[Utterance]:
-        text, words, conf = self.engine.decode(seg.samples)
+        lead = seg.samples[:max(0, seg.speech_first - seg.first)]
+        text, words, conf = self.engine.decode(seg.samples, lead[-int(0.25 * self.engine.rate):])
         if not words:
             return []
         t0 = self.start + seg.first / self.engine.rate
-        a, b = _trim(seg.samples, self.engine.rate, words[0][1], words[-1][2])
+        rate = self.engine.rate
+        a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
         start, end = float(t0 + a), float(t0 + b)
         said = " ".join(w for w, _, _ in words)
         m = self.engine.grammar.match(said)
-        outside = _speech_outside(seg.samples, self.engine.rate, a, b)
-        if m is None or not _plausible(words) or outside > self.engine.max_outside or conf <= 0:
+        if m is None or conf <= 0 or not checks.plausible(words, a, b) \
+                or checks.speech_outside(seg.samples, rate, a, b) > self.engine.max_outside \
+                or (m.kind in ("call", "shout") and checks.voiced_run(
+                    seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN):
             return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
                               self.source)]
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
                           self.source)]
-
-
-def _trim(x: np.ndarray, rate: int, start: float, end: float) -> tuple[float, float]:
-    """Tighten a phrase's start and end (seconds in ``x``) to the loud part:
-    decoders stretch the edge words over trailing noise or breath."""
-    f = rate // 100
-    n = len(x) // f
-    if n < 3:
-        return start, end
-    e = 10 * np.log10(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1.0)
-    i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
-    if j - i < 3:
-        return start, end
-    floor, peak = np.percentile(e, 10), e[i:j].max()
-    thr = max(peak - 35.0, floor + 0.4 * (peak - floor))
-    on = np.flatnonzero(e[i:j] >= thr)
-    if not len(on):
-        return start, end
-    return (i + on[0]) / 100.0, (i + on[-1] + 1) / 100.0
-
-
-def _speech_outside(x: np.ndarray, rate: int, start: float, end: float) -> float:
-    """Seconds of loud sound in ``x`` outside [start, end] (plus 100 ms either
-    side): speech the phrase does not account for ("I have" before "four of
-    hearts") that the decoder put down as silence."""
-    f = rate // 100
-    n = len(x) // f
-    e = 10 * np.log10(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1.0)
-    i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
-    if j - i < 3:
-        return 0.0
-    floor, peak = np.percentile(e, 10), e[i:j].max()
-    thr = max(peak - 25.0, floor + 0.6 * (peak - floor))
-    loud = e >= thr
-    loud[max(0, i - 10):min(n, j + 10)] = False
-    return float(loud.sum()) / 100.0
-
-
-def _plausible(words: list[tuple[str, float, float]]) -> bool:
-    """Word durations a person could say: 60 ms to 1.2 s each ('of' may be short)."""
-    for w, s, e in words:
-        d = e - s
-        if d > 1.2 or (d < 0.06 and w not in ("of", "a", "the")):
-            return False
-    return True
 
 
 # ---------------------------------------------------------------------------

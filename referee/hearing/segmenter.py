@@ -37,7 +37,8 @@ class Segmenter:
 
     def __init__(self, rate: int = 16000, frame_ms: int = 30, lead_in: float = 0.3,
                  hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
-                 max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0) -> None:
+                 max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0,
+                 tail_db: float = 20.0) -> None:
         from pocketsphinx import Vad
 
         self.rate = rate
@@ -48,6 +49,7 @@ class Segmenter:
         self.start_frames, self.start_window = start_frames, start_window
         self.max_frames = int(max_length * rate / self.frame)
         self.margin = 10 ** (energy_margin_db / 10)
+        self.tail = 10 ** (-tail_db / 10)
         self.pending = np.zeros(0, np.int16)
         self.consumed = 0  # samples framed so far
         self.history: deque = deque(maxlen=self.lead + start_window)
@@ -84,9 +86,9 @@ class Segmenter:
         if self.current is not None:
             # Hysteresis: inside speech, a voiced frame a little above the floor
             # (a weak final fricative) or any clearly loud frame keeps it going,
-            # but not a tail 30 dB under the segment's loudest frame.
+            # but not a tail ``tail_db`` under the segment's loudest frame.
             self.peak = max(self.peak, p)
-            if p < self.peak * 1e-3:
+            if p < self.peak * self.tail:
                 return False
             return p > self.noise * self.margin or (voiced and p > self.noise * self.margin ** 0.5)
         self.peak = p

@@ -1,0 +1,126 @@
+"""Sanity checks on a decoded segment, made on its audio and word timings.
+
+A grammar-constrained decoder always finds *some* phrase; these checks say
+whether the sound could really be that phrase: where its loud part is, whether
+loud sound lies outside it, whether its words have a length a person could
+say them in, and whether it is voiced at all (a card slapped on the table is
+loud and short, but has no pitch; "goop" has).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Longest a word may last, seconds.
+MAX_WORD = 1.2
+#: Shortest a word may last (except the short function words), seconds.
+MIN_WORD = 0.06
+SHORT_WORDS = ("of", "a", "the")
+
+
+def frame_levels(x: np.ndarray, rate: int) -> np.ndarray:
+    """Level of each 10 ms frame, dB (of int16 units)."""
+    f = rate // 100
+    n = len(x) // f
+    return 10 * np.log10(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1.0)
+
+
+def trim(x: np.ndarray, rate: int, start: float, end: float) -> tuple[float, float]:
+    """Tighten a phrase's start and end (seconds in ``x``) to the loud part:
+    decoders stretch the edge words over trailing noise or breath."""
+    e = frame_levels(x, rate)
+    n = len(e)
+    if n < 3:
+        return start, end
+    i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
+    if j - i < 3:
+        return start, end
+    floor, peak = np.percentile(e, 10), e[i:j].max()
+    thr = max(peak - 35.0, floor + 0.4 * (peak - floor))
+    on = np.flatnonzero(e[i:j] >= thr)
+    if not len(on):
+        return start, end
+    return (i + on[0]) / 100.0, (i + on[-1] + 1) / 100.0
+
+
+def speech_outside(x: np.ndarray, rate: int, start: float, end: float) -> float:
+    """Seconds of loud sound in ``x`` outside [start, end] (plus 100 ms either
+    side): speech the phrase does not account for ("I have" before "four of
+    hearts") that the decoder put down as silence."""
+    e = frame_levels(x, rate)
+    n = len(e)
+    i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
+    if j - i < 3:
+        return 0.0
+    floor, peak = np.percentile(e, 10), e[i:j].max()
+    thr = max(peak - 25.0, floor + 0.6 * (peak - floor))
+    loud = e >= thr
+    loud[max(0, i - 10):min(n, j + 10)] = False
+    return float(loud.sum()) / 100.0
+
+
+def plausible(words: list[tuple[str, float, float]], start: float | None = None,
+              end: float | None = None) -> bool:
+    """Word durations a person could say: ``MIN_WORD`` to ``MAX_WORD`` seconds
+    each ('of' may be shorter). ``start``/``end``: the loud part of the
+    segment (see :func:`trim`); the first and last word are measured only
+    inside it, because decoders stretch an edge word over the noise before or
+    after a phrase, which is no reason to doubt it (while a word stretched over
+    more speech, "queen of diamonds" for "the queen is in the garden", is)."""
+    last = len(words) - 1
+    for k, (w, s, e) in enumerate(words):
+        if k == 0 and start is not None:
+            s = max(s, start)
+        if k == last and end is not None:
+            e = min(e, end)
+        d = e - s
+        if d > MAX_WORD or (d < MIN_WORD and w not in SHORT_WORDS):
+            return False
+    return True
+
+
+def voiced_run(x: np.ndarray, rate: int, threshold: float = 0.5) -> int:
+    """The longest run of voiced 10 ms steps in ``x`` (see :func:`voiced`):
+    a vowel is voiced throughout, while clicks and rings that happen to repeat
+    at a pitch-like interval do so for a step or two."""
+    run = best = 0
+    for v in voiced(x, rate, threshold):
+        run = run + 1 if v else 0
+        best = max(best, run)
+    return best
+
+
+def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
+    """For each 10 ms step of ``x``, whether it is voiced: a 40 ms window whose
+    normalised autocorrelation (of the band under 1 kHz) peaks above
+    ``threshold`` at a pitch period between 60 and 400 Hz, and that is within
+    30 dB of the loudest window.
+
+    Vowels are voiced; clatter, slaps, riffles and hiss are not."""
+    x = np.asarray(x, np.float64).reshape(-1)
+    size, hop = int(0.04 * rate), int(0.01 * rate)
+    if len(x) < size:
+        return np.zeros(0, bool)
+    n = 1 + (len(x) - size) // hop
+    frames = x[np.arange(size)[None, :] + hop * np.arange(n)[:, None]]
+    frames = frames - frames.mean(axis=1, keepdims=True)
+    window = np.hanning(size)
+    power = np.abs(np.fft.rfft(frames * window[None, :], 2 * size, axis=1)) ** 2
+    # Pitch lives in the low harmonics: the autocorrelation of the band under
+    # 1 kHz ignores the ringing of chips and coins, which is periodic too.
+    power[:, int(1000 * 2 * size / rate) + 1:] = 0.0
+    ac = np.fft.irfft(power, axis=1)[:, :size]
+    # Undo the window's own taper of longer lags.
+    wac = np.correlate(window, window, "full")[size - 1:]
+    ac = ac / np.maximum(wac[None, :], 1e-9) * wac[0]
+    energy = ac[:, 0] + 1e-9
+    lo, hi = rate // 400, rate // 60
+    lags = ac[:, lo - 1:hi + 1]
+    best = np.argmax(lags[:, 1:-1], axis=1) + 1
+    rows = np.arange(len(lags))
+    # A pitch period is a peak of the autocorrelation, not the tail of the
+    # fall from lag 0 that low-passed noise (a slap) has.
+    is_peak = (lags[rows, best] > lags[rows, best - 1]) & (lags[rows, best] >= lags[rows, best + 1])
+    peak = np.where(is_peak, lags[rows, best], 0.0) / energy
+    level = 10 * np.log10(energy / size + 1.0)
+    return (peak > threshold) & (level > level.max() - 30.0)
