@@ -167,11 +167,13 @@ class PocketSphinx:
         """Decode one segment: its words with (start, end) seconds within it,
         and a confidence in 0..1 (0: rejected, see :meth:`confidence`).
 
-        When the result is no phrase (a decoy, or the search ended part-way
-        through the grammar: it can lose its way), it is tried once more with
-        the dither 8 dB quieter, and a phrase found then counts. If it is still
-        no phrase and ``noise`` (audio from just before the speech: the
-        segment's lead-in) is given, the noise's spectrum is subtracted
+        When the search ended part-way through the grammar (it can lose its
+        way), or found a decoy of one or two words ("hoop" or "king of" for
+        "goop"), the segment is tried once more with the dither 8 dB quieter,
+        and a phrase found then counts (a longer decoy, "i have four hearts",
+        is an answer). If the result is still no phrase, at most one word long
+        (a shout is one), and ``noise`` (audio from just before the speech:
+        the segment's lead-in) is given, the noise's spectrum is subtracted
         (``denoise`` times over) and the segment decoded again: a *shout*
         found then counts. Hiss masks the /g/ and /p/ of "goop", which then
         sounds like "two" or "soup"; for calls and commands the subtraction
@@ -181,10 +183,10 @@ class PocketSphinx:
             text, words, pcm, pause = self._decode(samples, level)
             said = " ".join(w for w, _, _ in words)
             m = self.grammar.match(said) if words else None
-            if not words or m:
+            if not words or m or (len(words) > 2 and tuple(said.split()) in self._decoys):
                 break
-        if m is None and self.denoise and noise is not None and len(noise) \
-                and "shout" in self.grammar.kinds:
+        if m is None and len(words) <= 1 and self.denoise and noise is not None \
+                and len(noise) and "shout" in self.grammar.kinds:
             clean = subtract_noise(samples, noise, self.denoise)
             retry = self._decode(clean, self.dither)
             said = " ".join(w for w, _, _ in retry[1])
