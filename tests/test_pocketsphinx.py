@@ -58,6 +58,26 @@ def find_default():
 def test_goop_is_in_the_dictionary(ps):
     assert ps.decoder.lookup_word("goop") is not None
     assert ps.rate == 16000 and ps.name == "pocketsphinx"
+    # Only the grammar's words are loaded, not the whole English dictionary.
+    assert ps.decoder.lookup_word("queen") is not None
+    assert ps.decoder.lookup_word("hello") is None
+
+
+def test_each_channel_decodes_on_its_own_whatever_the_others_heard(speech):
+    # The model's noise removal carries an estimate from one utterance to the
+    # next: with one decoder for all mics, what ann's mic heard would change
+    # how bob's call is heard. Each channel has its own decoder.
+    call = pad(speech["qh-flite"], 0.5, 0.8)
+    noisy = mix_snr(pad(speech["score-festival"], 0.5, 0.8), pink(16000 * 3, seed=9), 5)
+    fresh, busy = PocketSphinx(), PocketSphinx()
+    run(busy.stream(channel=0), noisy)
+    run(busy.stream(channel=0), noisy)
+    alone = run(fresh.stream(channel=1), call)
+    after_others = run(busy.stream(channel=1), call)
+    assert [(u.kind, u.said) for u in alone] == [("call", "queen of hearts")]
+    assert [(u.said, u.start, u.end, u.confidence) for u in after_others] == \
+        [(u.said, u.start, u.end, u.confidence) for u in alone]
+    assert busy.decoder_for(1) is not busy.decoder_for(0)
 
 
 # Known misses since the phone-loop rejection (threshold -17, chosen on the

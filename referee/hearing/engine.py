@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Protocol
 
@@ -103,20 +104,6 @@ class PocketSphinx:
         if not (hmm / "mdef").exists() or not dic.exists():
             raise EngineError(f"{base}: not a PocketSphinx model (needs en-us/ and "
                               "cmudict-en-us.dict)")
-        # lw 2 and 8 Gaussians per frame: measured better in noise than the
-        # defaults (6.5, 4) for these short phrases.
-        config = dict(hmm=str(hmm), dict=str(dic), loglevel="FATAL", bestpath="no", lw=2.0,
-                      topn=8)
-        config.update(options)
-        self.decoder = Decoder(**config)
-        self.added = []
-        for word, prons in self.grammar.arpabet().items():
-            if self.decoder.lookup_word(word) is None:
-                # Alternative pronunciations as word(2), word(3)...: they must
-                # exist before the grammar is built.
-                for i, pron in enumerate(prons):
-                    self.decoder.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
-                self.added.append(word)
         # Decoys sound like cards and "goop": listening for numbers only, they
         # just steal numbers ("four" -> "four of"), so they go with those kinds.
         decoys = bool(decoys) and bool(self.grammar.kinds & {"call", "shout"})
@@ -126,22 +113,55 @@ class PocketSphinx:
             needed |= set(self.grammar.fillers)
         if decoys:
             needed |= set(self.grammar.decoy_words)
-        missing = sorted(w for w in needed if self.decoder.lookup_word(w) is None)
+        # Only the words the grammar can produce, not the 130 000 of the full
+        # dictionary, and no language model: a decoder per channel then takes
+        # 20 ms and a few MB to make instead of 0.4 s and 90 MB.
+        self._dict_dir = tempfile.TemporaryDirectory(prefix="referee-ps-")
+        small = Path(self._dict_dir.name) / "words.dict"
+        known = _write_dictionary(dic, needed, small)
+        prons = self.grammar.arpabet()
+        missing = sorted(w for w in needed if w not in known and w not in prons)
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
-        self.decoder.add_jsgf_string("grammar", self._jsgf(float(garbage)))
+        self.added = sorted(w for w in prons if w not in known)
+        # lw 2 and 8 Gaussians per frame: measured better in noise than the
+        # defaults (6.5, 4) for these short phrases.
+        self._config = dict(hmm=str(hmm), dict=str(small), lm=None, loglevel="FATAL",
+                            bestpath="no", lw=2.0, topn=8)
+        self._config.update(options)
+        self._garbage = float(garbage)
         self.reject, self.max_pause, self.hang = reject, int(max_pause), float(hang)
-        if reject is not None:
-            # A free phone loop: the rival explanation of the same audio.
-            self.decoder.add_allphone_file("phones", None)
-        self.decoder.activate_search("grammar")
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
         self.max_outside = max_outside
         self.denoise = denoise
+        self._Decoder = Decoder
+        self._decoders: dict[int, object] = {}
+        self.decoder = self.decoder_for(0)
 
-    def _jsgf(self, garbage: float) -> str:
+    def decoder_for(self, channel: int):
+        """The decoder of one channel, made on first use. Each channel has its
+        own: the model's noise removal keeps a running estimate from one
+        utterance to the next, and one mic's noise must not colour another's."""
+        d = self._decoders.get(channel)
+        if d is None:
+            d = self._Decoder(**self._config)
+            for word, prons in self.grammar.arpabet().items():
+                if word in self.added:
+                    # Alternative pronunciations as word(2), word(3)...: they
+                    # must exist before the grammar is built.
+                    for i, pron in enumerate(prons):
+                        d.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
+            d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
+            if self.reject is not None:
+                # A free phone loop: the rival explanation of the same audio.
+                d.add_allphone_file("phones", None)
+            d.activate_search("grammar")
+            self._decoders[channel] = d
+        return d
+
+    def _jsgf(self, d, garbage: float) -> str:
         """The grammar's phrases, and (``garbage`` > 0) a rival loop of single
         phones with that weight: speech better explained by free phones than
         by any phrase decodes to garbage and is reported as unknown."""
@@ -150,8 +170,8 @@ class PocketSphinx:
             return text
         for ph in PHONES:
             w = GARBAGE_PREFIX + ph.lower()
-            if self.decoder.lookup_word(w) is None:
-                self.decoder.add_word(w, ph, False)
+            if d.lookup_word(w) is None:
+                d.add_word(w, ph, False)
         loop = " | ".join(GARBAGE_PREFIX + ph.lower() for ph in PHONES)
         text = text.replace("public <utterance> = <phrase>;",
                             f"<garbage> = {loop};\n"
@@ -162,10 +182,11 @@ class PocketSphinx:
                source: str = "") -> SegmentStream:
         return SegmentStream(self, start, channel, player, source)
 
-    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None
+    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0
                ) -> tuple[str, list[tuple[str, float, float]], float]:
         """Decode one segment: its words with (start, end) seconds within it,
-        and a confidence in 0..1 (0: rejected, see :meth:`confidence`).
+        and a confidence in 0..1 (0: rejected, see :meth:`confidence`), with
+        the decoder of ``channel``.
 
         When the search ended part-way through the grammar (it can lose its
         way), or found a decoy of one or two words ("hoop" or "king of" for
@@ -178,9 +199,10 @@ class PocketSphinx:
         found then counts. Hiss masks the /g/ and /p/ of "goop", which then
         sounds like "two" or "soup"; for calls and commands the subtraction
         was measured to turn chatter in noise into cards, so it is not used."""
+        d = self.decoder_for(channel)
         levels = [self.dither] if self.dither is None else [self.dither, self.dither + 8.0]
         for level in levels:
-            text, words, pcm, pause = self._decode(samples, level)
+            text, words, pcm, pause = self._decode(d, samples, level)
             said = " ".join(w for w, _, _ in words)
             m = self.grammar.match(said) if words else None
             if not words or m or (len(words) > 2 and tuple(said.split()) in self._decoys):
@@ -188,7 +210,7 @@ class PocketSphinx:
         if m is None and len(words) <= 1 and self.denoise and noise is not None \
                 and len(noise) and "shout" in self.grammar.kinds:
             clean = subtract_noise(samples, noise, self.denoise)
-            retry = self._decode(clean, self.dither)
+            retry = self._decode(d, clean, self.dither)
             said = " ".join(w for w, _, _ in retry[1])
             m2 = self.grammar.match(said) if retry[1] else None
             if m2 is not None and m2.kind == "shout":
@@ -196,16 +218,15 @@ class PocketSphinx:
                 m = m2
         score = None
         if m is not None and m.kind in ("call", "shout") and self.reject is not None:
-            score = self._phone_loop(pcm)
+            score = self._phone_loop(d, pcm)
         if m is None or m.kind != "call":
             pause = 0  # "no, twelve", "referee, new game": a pause is fine there
         return text, words, self.confidence(score, pause)
 
-    def _phone_loop(self, pcm: np.ndarray) -> float | None:
+    def _phone_loop(self, d, pcm: np.ndarray) -> float | None:
         """``c``: the last grammar pass's score minus a free phone loop's on the
         same audio, per frame (log base 1.0001). Low: the grammar had to force
         its phrase onto sounds that are something else."""
-        d = self.decoder
         h = d.hyp()
         if h is None:
             return None
@@ -234,7 +255,7 @@ class PocketSphinx:
             return 0.0
         return float(min(1.0, max(0.001, (score + 50.0) / 50.0)))
 
-    def _decode(self, samples: np.ndarray, dither: float | None):
+    def _decode(self, d, samples: np.ndarray, dither: float | None):
         x = samples.astype(np.float64)
         if dither is not None:
             # Noise a fixed distance below the speech fills the spectral holes of
@@ -248,7 +269,6 @@ class PocketSphinx:
             # Seeded by the segment, so the same audio always decodes the same.
             x = x + np.random.default_rng(len(x)).normal(0.0, sigma, len(x))
         pcm = np.clip(np.round(x), -32768, 32767).astype(np.int16)
-        d = self.decoder
         d.start_utt()
         d.process_raw(pcm.tobytes(), False, True)
         d.end_utt()
@@ -266,6 +286,20 @@ class PocketSphinx:
             pause, run = max(pause, run), 0
             words.append((w.split("(")[0], s.start_frame / 100.0, (s.end_frame + 1) / 100.0))
         return h.hypstr, words, pcm, pause
+
+
+def _write_dictionary(full: Path, words: set[str], out: Path) -> set[str]:
+    """Copy the entries of ``words`` (with their alternative pronunciations,
+    ``word(2)``...) from the dictionary ``full`` to ``out``; return the words found."""
+    found = set()
+    with open(full, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
+        for line in src:
+            head = line.split(maxsplit=1)[0] if line.strip() else ""
+            word = head.split("(")[0]
+            if word in words:
+                dst.write(line if line.endswith("\n") else line + "\n")
+                found.add(word)
+    return found
 
 
 # ---------------------------------------------------------------------------
@@ -427,7 +461,8 @@ class SegmentStream:
 
     def _decode(self, seg) -> list[Utterance]:
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
-        text, words, conf = self.engine.decode(seg.samples, lead[-int(0.25 * self.engine.rate):])
+        text, words, conf = self.engine.decode(seg.samples, lead[-int(0.25 * self.engine.rate):],
+                                               self.channel)
         if not words:
             return []
         t0 = self.start + seg.first / self.engine.rate
