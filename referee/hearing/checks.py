@@ -18,11 +18,16 @@ MIN_WORD = 0.06
 SHORT_WORDS = ("of", "a", "the")
 
 
-def frame_levels(x: np.ndarray, rate: int) -> np.ndarray:
-    """Level of each 10 ms frame, dB (of int16 units)."""
+def frame_power(x: np.ndarray, rate: int) -> np.ndarray:
+    """Mean power of each 10 ms frame (int16 units squared)."""
     f = rate // 100
     n = len(x) // f
-    return 10 * np.log10(np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1) + 1.0)
+    return np.mean(x[: n * f].astype(np.float64).reshape(n, f) ** 2, axis=1)
+
+
+def frame_levels(x: np.ndarray, rate: int) -> np.ndarray:
+    """Level of each 10 ms frame, dB (of int16 units)."""
+    return 10 * np.log10(frame_power(x, rate) + 1.0)
 
 
 def trim(x: np.ndarray, rate: int, start: float, end: float) -> tuple[float, float]:

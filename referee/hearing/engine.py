@@ -124,7 +124,8 @@ class PocketSphinx:
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
-        self.added = sorted(w for w in prons if w not in known)
+        #: Pronunciations the model's dictionary lacks ("goop"), added to each decoder.
+        self.added = {w: p for w, p in prons.items() if w not in known}
         # lw 2 and 8 Gaussians per frame: measured better in noise than the
         # defaults (6.5, 4) for these short phrases.
         self._config = dict(hmm=str(hmm), dict=str(small), lm=None, loglevel="FATAL",
@@ -147,12 +148,11 @@ class PocketSphinx:
         d = self._decoders.get(channel)
         if d is None:
             d = self._Decoder(**self._config)
-            for word, prons in self.grammar.arpabet().items():
-                if word in self.added:
-                    # Alternative pronunciations as word(2), word(3)...: they
-                    # must exist before the grammar is built.
-                    for i, pron in enumerate(prons):
-                        d.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
+            for word, prons in self.added.items():
+                # Alternative pronunciations as word(2), word(3)...: they must
+                # exist before the grammar is built.
+                for i, pron in enumerate(prons):
+                    d.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
             d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
             if self.reject is not None:
                 # A free phone loop: the rival explanation of the same audio.
@@ -261,10 +261,8 @@ class PocketSphinx:
             # Noise a fixed distance below the speech fills the spectral holes of
             # clean or synthetic speech (and digital silence) that throw the
             # model's features off; in real noise it changes little.
-            f = self.rate // 100
-            n = len(x) // f
-            level = np.sqrt(np.percentile(np.mean(x[: n * f].reshape(n, f) ** 2, axis=1), 95)) \
-                if n else 0.0
+            power = checks.frame_power(x, self.rate)
+            level = np.sqrt(np.percentile(power, 95)) if len(power) else 0.0
             sigma = max(3.0, level * 10 ** (-dither / 20))
             # Seeded by the segment, so the same audio always decodes the same.
             x = x + np.random.default_rng(len(x)).normal(0.0, sigma, len(x))
