@@ -1,0 +1,122 @@
+"""The phrase classifier: which card call (or "goop", or nothing of ours) a
+stretch of speech is, from its log-mel features, by a small convolutional
+network run in numpy.
+
+PocketSphinx's acoustic model is general English; this network knows only our
+54 answers (52 cards, "goop", ``OTHER``) and was trained on speech synthesised
+by many TTS voices in many kinds of noise (``python -m referee.train``; the
+voices and noises of the benchmark's held-out set are never used). The engine
+uses it beside PocketSphinx (see :class:`~referee.hearing.engine.PocketSphinx`).
+
+The model file (``models/phrases.npz``) holds the weights and, as JSON, the
+layer shapes and the class names, so this module needs no other description
+of it. ``PhraseClassifier.load()`` raises :class:`ClassifierError` naming the
+file when it is missing or not such a model.
+
+The network: 1-D convolutions over time (kernel 5, "same" zero padding, ReLU,
+some with stride 2), activations zeroed past the end of the input, then the
+maximum and the mean over time of the last layer, a hidden dense layer and a
+softmax. Training (``referee/train/fit.py``) computes the same thing in JAX
+on padded batches; the zeroing makes a padded row give what the row alone gives.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .features import log_mel
+
+OTHER = "other"
+"""The class of anything that is not one of our phrases: chatter, near-misses,
+commands, noise."""
+
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "phrases.npz"
+
+
+class ClassifierError(ValueError):
+    """A phrase-classifier model file that cannot be used; names the file."""
+
+
+@dataclass(frozen=True)
+class Layer:
+    kernel: int
+    stride: int
+    channels: int
+
+
+def conv_out_len(n: int, stride: int) -> int:
+    """Frames out of a "same"-padded convolution of ``n`` frames at ``stride``."""
+    return -(-n // stride)
+
+
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int) -> np.ndarray:
+    k = w.shape[0]
+    pad = (k - 1) // 2
+    xp = np.pad(x, ((pad, k - 1 - pad), (0, 0)))
+    win = np.lib.stride_tricks.sliding_window_view(xp, k, axis=0)[::stride]  # (T', C, k)
+    return np.tensordot(win, w, axes=([2, 1], [0, 1])) + b
+
+
+class PhraseClassifier:
+    """A loaded model. ``probabilities(samples)`` -> one probability per class."""
+
+    def __init__(self, params: dict[str, np.ndarray], layers: list[Layer],
+                 classes: list[str], path: Path | None = None) -> None:
+        self.params = params
+        self.layers = layers
+        self.classes = list(classes)
+        self.path = path
+        self.index = {c: i for i, c in enumerate(self.classes)}
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> PhraseClassifier:
+        """The model at ``path``, else at $REFEREE_PHRASES, else ``models/phrases.npz``."""
+        p = Path(path or os.environ.get("REFEREE_PHRASES") or MODEL_PATH)
+        try:
+            with np.load(p, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                params = {k: z[k].astype(np.float32) for k in z.files if k != "meta"}
+            layers = [Layer(int(k), int(s), int(c)) for k, s, c in meta["layers"]]
+            classes = [str(c) for c in meta["classes"]]
+        except FileNotFoundError:
+            raise ClassifierError(f"{p}: no phrase-classifier model there (it ships in "
+                                  "models/; `python -m referee.train` rebuilds it)") from None
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ClassifierError(f"{p}: not a phrase-classifier model ({e})") from None
+        for i in range(len(layers)):
+            if f"conv{i}_w" not in params or f"conv{i}_b" not in params:
+                raise ClassifierError(f"{p}: not a phrase-classifier model (no conv{i} weights)")
+        if params.get("out_w") is None or params["out_w"].shape[1] != len(classes):
+            raise ClassifierError(f"{p}: not a phrase-classifier model (output does not "
+                                  f"match its {len(classes)} classes)")
+        return cls(params, layers, classes, p)
+
+    def logits_of_features(self, feats: np.ndarray) -> np.ndarray:
+        h = np.asarray(feats, dtype=np.float32)
+        for i, layer in enumerate(self.layers):
+            h = np.maximum(0.0, _conv(h, self.params[f"conv{i}_w"], self.params[f"conv{i}_b"],
+                                      layer.stride))
+        pooled = np.concatenate([h.max(axis=0), h.mean(axis=0)])
+        hid = np.maximum(0.0, pooled @ self.params["hid_w"] + self.params["hid_b"])
+        return hid @ self.params["out_w"] + self.params["out_b"]
+
+    def probabilities(self, samples: np.ndarray) -> np.ndarray:
+        """One probability per class (in ``classes`` order) for ``samples``:
+        int16 mono at 16 kHz, a segment of speech with a little audio round it."""
+        z = self.logits_of_features(log_mel(samples)).astype(np.float64)
+        z = np.exp(z - z.max())
+        return z / z.sum()
+
+    def classify(self, samples: np.ndarray) -> tuple[str, float]:
+        """The most likely class and its probability."""
+        p = self.probabilities(samples)
+        i = int(np.argmax(p))
+        return self.classes[i], float(p[i])
+
+    def __repr__(self) -> str:
+        return f"PhraseClassifier.load({str(self.path)!r})" if self.path else "PhraseClassifier(...)"

@@ -1,0 +1,72 @@
+"""Log-mel features of a stretch of audio, for the phrase classifier.
+
+``log_mel(samples)`` takes int16 (or float in int16 units) mono samples at
+16 kHz and gives a ``(frames, N_MELS)`` float32 array: one row per 10 ms hop
+of a 25 ms Hamming window, the log of the power in each of ``N_MELS`` mel
+bands from 60 to 7600 Hz, then normalised per segment (each band's mean taken
+out, scaled by the whole segment's standard deviation) so that the level of
+the voice and the colour of the microphone drop out.
+
+The same function makes the training data and runs at inference: keep them
+one.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+RATE = 16000
+"""Samples per second the features are defined at."""
+WINDOW = 400
+"""Samples per analysis window (25 ms)."""
+HOP = 160
+"""Samples per frame step (10 ms)."""
+N_FFT = 512
+N_MELS = 40
+FLOOR = 1.0
+"""Power floor added to every band (int16 units squared): digital silence
+becomes a flat floor instead of minus infinity."""
+
+
+def _hz_to_mel(f):
+    return 2595.0 * np.log10(1.0 + np.asarray(f, dtype=np.float64) / 700.0)
+
+
+def _mel_to_hz(m):
+    return 700.0 * (10 ** (np.asarray(m, dtype=np.float64) / 2595.0) - 1.0)
+
+
+@lru_cache(maxsize=1)
+def mel_filters() -> np.ndarray:
+    """``(N_FFT // 2 + 1, N_MELS)`` triangular filters."""
+    edges = _mel_to_hz(np.linspace(_hz_to_mel(60.0), _hz_to_mel(7600.0), N_MELS + 2))
+    bins = np.fft.rfftfreq(N_FFT, 1.0 / RATE)
+    fb = np.zeros((len(bins), N_MELS))
+    for m in range(N_MELS):
+        lo, mid, hi = edges[m], edges[m + 1], edges[m + 2]
+        up = (bins - lo) / (mid - lo)
+        down = (hi - bins) / (hi - mid)
+        fb[:, m] = np.maximum(0.0, np.minimum(up, down))
+    return fb
+
+
+@lru_cache(maxsize=1)
+def _window() -> np.ndarray:
+    return np.hamming(WINDOW)
+
+
+def log_mel(samples: np.ndarray) -> np.ndarray:
+    """Normalised log-mel features, ``(frames, N_MELS)`` float32 (at least one frame)."""
+    x = np.asarray(samples, dtype=np.float64).reshape(-1)
+    if len(x) < WINDOW:
+        x = np.concatenate([x, np.zeros(WINDOW - len(x))])
+    n = 1 + (len(x) - WINDOW) // HOP
+    frames = np.lib.stride_tricks.sliding_window_view(x, WINDOW)[::HOP][:n]
+    frames = frames - frames.mean(axis=1, keepdims=True)
+    spec = np.abs(np.fft.rfft(frames * _window(), N_FFT)) ** 2
+    mel = np.log(spec @ mel_filters() + FLOOR)
+    mel -= mel.mean(axis=0, keepdims=True)
+    mel /= max(float(mel.std()), 1e-3)
+    return mel.astype(np.float32)
