@@ -1,0 +1,49 @@
+"""``python -m referee.train data|fit``: rebuild the phrase classifier.
+
+    python -m referee.train data [--out FILE] [--per-card N] [--seed S]
+    python -m referee.train fit  [--data FILE] [--out models/phrases.npz] [--epochs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+CACHE = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee") / "train"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m referee.train", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    d = sub.add_parser("data", help="synthesise the training data")
+    d.add_argument("--out", type=Path, default=CACHE / "data.npz")
+    d.add_argument("--per-card", type=int, default=60)
+    d.add_argument("--goops", type=int, default=400)
+    d.add_argument("--others", type=int, default=2000)
+    d.add_argument("--seed", type=int, default=7)
+    d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    f = sub.add_parser("fit", help="train the network and write the model file")
+    f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
+    f.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models"
+                   / "phrases.npz")
+    f.add_argument("--epochs", type=int, default=12)
+    f.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    if a.what == "data":
+        from . import data
+        jobs = data.plan(a.per_card, a.goops, a.others, a.seed)
+        data.build(a.out, jobs, a.seed, a.workers,
+                   progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
+        print(f"wrote {a.out} in {time.time() - t0:.0f} s")
+    else:
+        from . import fit
+        fit.main(a.data, a.out, a.epochs, a.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

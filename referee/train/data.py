@@ -1,0 +1,411 @@
+"""Training data for the phrase classifier, synthesised offline.
+
+Many TTS voices (espeak-ng's English accents with its voice variants, flite's
+and festival's Kal, festival's Ked and, with the ``train`` extra installed,
+hibari-tts's natural American woman's voice) say the 52 card calls, "goop" and a
+wide spread of other talk: chatter made of everyday words, near-misses built
+from card words ("four hearts", "the queen is mine"), decoys ("group",
+"soup"), our commands and numbers. Each utterance is mixed twice at a random
+level, in silence, faint room noise, babble, card-table clatter, pink or white
+noise at 0-25 dB SNR, sometimes with its vocal tract lengthened or shortened
+(resampled by 0.85-1.2) or in a small reverberant room, and cut into segments by the same
+:class:`~referee.hearing.segmenter.Segmenter` the recogniser uses. Each
+segment's log-mel features get the label of the phrase when the segment holds
+(nearly) all of it, ``other`` when it holds little or none of it (noise alone
+is an example of ``other`` too); segments in between are left out. Beginnings
+of segments are examples too (see :func:`label_segments`), as the recogniser
+classifies a segment while it is still open.
+
+Nothing of the benchmark's held-out set is used: none of its voices (espeak-ng
+accents en-gb-scotland, en-029, en-us-nyc, en-gb-x-rp and variants m2, m7, f1,
+f4; the AWB, RMS and SLT speakers), none of its sentences, and noise seeds of
+their own.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import random
+import re
+import tempfile
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..bench import corpus, mixing
+from ..audio.resampler import StreamResampler
+from ..bench.corpus import Voice
+from ..cards import full_deck
+from ..hearing.classifier import OTHER
+from ..hearing.features import log_mel
+from ..hearing.segmenter import Segmenter
+
+RATE = mixing.RATE
+
+ESPEAK_ACCENTS = ("en-us", "en-gb", "en-gb-x-gbclan", "en-gb-x-gbcwmd")
+HELD_OUT_VARIANTS = {"m2", "m7", "f1", "f4"}
+UNUSED_VARIANTS = {"whisper", "whisperf", "Mr serious"}
+"""Whispered speech has no voice (the recogniser requires it of calls)."""
+ESPEAK_VARIANTS_DIR = Path("/usr/lib/x86_64-linux-gnu/espeak-ng-data/voices/!v")
+
+
+def espeak_variants() -> list[str]:
+    """The voice variants espeak-ng has here, less the held-out and whispered ones."""
+    found = []
+    for d in (ESPEAK_VARIANTS_DIR, Path("/usr/share/espeak-ng-data/voices/!v")):
+        if d.is_dir():
+            found = sorted(p.name for p in d.iterdir() if " " not in p.name)
+            break
+    if not found:
+        found = ["m1", "m3", "m4", "m5", "m6", "f2", "f3", "f5"]
+    return [v for v in found if v not in HELD_OUT_VARIANTS | UNUSED_VARIANTS]
+
+
+def training_voices() -> list[Voice]:
+    voices = [Voice("espeak-ng", f"{a}+{v}", "train") for a in ESPEAK_ACCENTS
+              for v in espeak_variants()]
+    voices += [Voice("espeak-ng", a, "train") for a in ESPEAK_ACCENTS]
+    voices += [Voice("flite", n, "train") for n in ("kal", "kal16")]
+    voices += [Voice("festival", n, "train") for n in ("kal_diphone", "ked_diphone")]
+    if _hibari() is not None:
+        voices.append(Voice("hibari", "heart", "train"))
+    return voices
+
+
+_HIBARI: list = []
+
+
+def _hibari():
+    """hibari-tts's built-in voice (a natural American woman's, distilled from
+    Kokoro), or None when the package is not installed."""
+    if not _HIBARI:
+        try:
+            from hibari import Hibari
+            _HIBARI.append(Hibari(threads=1))
+        except ImportError:
+            _HIBARI.append(None)
+    return _HIBARI[0]
+
+
+def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np.ndarray:
+    """``text`` said by ``voice`` as float samples at 16 kHz: the benchmark's
+    :func:`~referee.bench.corpus.synthesize`, plus hibari (``pitch`` unused:
+    :func:`mixes` moves pitch and formants together)."""
+    if voice.engine != "hibari":
+        return corpus.synthesize(voice, text, rate, pitch)
+    tts = _hibari()
+    if tts is None:
+        raise corpus.CorpusError("hibari-tts is not installed (pip install -e '.[train]')")
+    x = np.asarray(tts(text, speed=rate, seed=zlib.crc32(f"{text}/{rate}".encode())), np.float64)
+    r = StreamResampler(24000, RATE)
+    x = np.concatenate([r.process(x.astype(np.float32)), r.flush()]).astype(np.float64)
+    a, b = mixing.active_span(x)
+    if b <= a:
+        raise corpus.CorpusError(f"hibari produced silence for {text!r}")
+    pad = int(0.02 * RATE)
+    return x[max(0, a - pad): b + pad]
+
+
+# Texts ---------------------------------------------------------------------
+
+RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "jack", "queen", "king")
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+EVERYDAY = """the a and to of in it is you that he was for on are with as i his they be at one
+have this from or had by hot word but what some we can out other were all there when up use
+your how said an each she which do their time if will way about many then them write would like
+so these her long make thing see him two has look more day could go come did number sound no
+most people my over know water than call first who may down side been now find any new work
+part take get place made live where after back little only round man year came show every good
+me give our under name very through just form sentence great think say help low line differ turn
+cause much mean before move right boy old too same tell does set three want air well also play
+small end put home read hand port large spell add even land here must big high such follow act
+why ask men change went light kind off need house picture try us again animal point mother world
+near build self earth father head stand own page should country found answer school grow study
+still learn plant cover food sun four between state keep eye never last let thought city tree
+cross farm hard start might story saw far sea draw left late run while press close night real
+life few north open seem together next white children begin got walk example ease paper group
+always music those both mark often letter until mile river car feet care second book carry took
+science eat room friend began idea fish mountain stop once base hear horse cut sure watch colour
+face wood main enough plain girl usual young ready above ever red list though feel talk bird soon
+body dog family direct pose leave song measure door product black short numeral class wind
+question happen complete ship area half rock order fire south problem piece told knew pass since
+top whole king space heard best hour better true during hundred five remember step early hold
+west ground interest reach fast verb sing listen six table travel less morning ten simple several
+vowel toward war lay against pattern slow centre love person money serve appear road map rain
+rule govern pull cold notice voice unit power town fine certain fly fall lead cry dark machine
+note wait plan figure star box noun field rest correct able pound done beauty drive stood contain
+front teach week final gave green oh quick develop ocean warm free minute strong special mind
+behind clear tail produce fact street inch multiply nothing course stay wheel full force blue
+object decide surface deep moon island foot system busy test record boat common gold possible
+plane stead dry wonder laugh thousand ago ran check game shape equate hot miss brought heat snow
+tyre bring yes distant fill east paint language among""".split()
+
+NEAR_TEMPLATES = (
+    "{rank} {suit}", "{rank}", "{suit}", "i have {rank} {suit}", "{rank} of", "of {suit}",
+    "the {rank} is mine", "{suit} are trumps", "that {rank} was close", "{rank} {rank}",
+    "my {rank}", "no more {suit}", "the {rank} of the {word}", "{rank} and {rank}",
+    "{word} {rank} {suit}", "{suit} and {suit}", "who has the {rank}", "{rank} points",
+    "{rank} of {word}", "{word} of {suit}", "is it {suit}", "{rank} or {rank}",
+    "it was the {rank}", "i love {suit}", "{suit} again", "pass the {rank}",
+)
+DECOYS = ("group", "goose", "oops", "loop", "soup", "hoop", "gulp", "google", "good", "go",
+          "look", "cook", "goo", "scoop", "troop", "grip", "gap", "whoops", "book", "cube",
+          "two", "coop", "gold", "good one", "oops sorry")
+COMMANDS = ("referee score", "what's the score", "referee repeat", "say that again",
+            "referee undo", "undo that", "referee pause", "pause the game", "referee resume",
+            "resume the game", "referee new game", "start a new game", "referee end game",
+            "end the game")
+NUMBERS = ("one", "three", "seven", "eleven", "twelve", "seventeen", "twenty", "thirty one",
+           "forty two", "no five", "correction nine", "eight cards", "thirteen left", "zero")
+
+
+def card_texts() -> list[tuple[str, str]]:
+    """(text, label) for every card: ``('queen of hearts', 'queen of hearts')``."""
+    return [(c.spoken, c.spoken) for c in full_deck()]
+
+
+def other_text(rng: random.Random) -> str:
+    """One piece of talk that is not a call or a shout."""
+    r = rng.random()
+    if r < 0.35:
+        return " ".join(rng.choice(EVERYDAY) for _ in range(rng.randint(2, 7)))
+    if r < 0.7:
+        t = rng.choice(NEAR_TEMPLATES)
+        return re.sub(r"\{(\w+)\}", lambda m: rng.choice(
+            {"rank": RANKS, "suit": SUITS, "word": EVERYDAY}[m.group(1)]), t)
+    if r < 0.82:
+        return rng.choice(DECOYS)
+    if r < 0.92:
+        return rng.choice(COMMANDS)
+    return rng.choice(NUMBERS)
+
+
+def held_out_texts() -> set[str]:
+    """Sentences of the benchmark's held-out set, never to be trained on."""
+    out = set()
+    for table in (corpus.CHATTER, corpus.NEAR_MISSES, corpus.BABBLE):
+        out |= {t.lower() for t in table["held-out"]}
+    out |= {t.lower() for t, _ in corpus.COMMANDS["held-out"]}
+    return out
+
+
+@dataclass(frozen=True)
+class Job:
+    """One utterance to synthesise and mix."""
+
+    index: int
+    text: str
+    label: str
+    voice: Voice
+    rate: float
+    pitch: int
+    seed: int
+
+
+def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
+         ) -> list[Job]:
+    rng = random.Random(seed)
+    voices = training_voices()
+    by_family = {f: [v for v in voices if v.engine == f]
+                 for f in ("espeak-ng", "flite", "festival", "hibari")}
+    banned = held_out_texts()
+    lines: list[tuple[str, str]] = []
+    for text, label in card_texts():
+        for _ in range(per_card):
+            # Now and then the singular, as people say it: "queen of heart".
+            lines.append((text[:-1] if rng.random() < 0.15 else text, label))
+    lines += [(rng.choice(("goop", "goop!", "Goop!")), "goop") for _ in range(goops)]
+    n = 0
+    while n < others:
+        t = other_text(rng)
+        if t.lower() in banned:
+            continue
+        lines.append((t, OTHER))
+        n += 1
+    jobs = []
+    for i, (text, label) in enumerate(lines):
+        fam = rng.choices(("espeak-ng", "flite", "festival", "hibari"), (0.55, 0.15, 0.15, 0.15)
+                          )[0]
+        fam = fam if by_family.get(fam) else "espeak-ng"
+        jobs.append(Job(i, text, label, rng.choice(by_family[fam]),
+                        round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),
+                        rng.randrange(2**31)))
+    return jobs
+
+
+# Mixing and segmenting -----------------------------------------------------
+
+def _babble_pool(seed: int) -> list[np.ndarray]:
+    rng = random.Random(seed)
+    voices = training_voices()
+    pool = []
+    with tempfile.TemporaryDirectory(prefix="referee-train-") as td:
+        for k in range(60):
+            words = [w for w in (rng.choice(EVERYDAY) for _ in range(rng.randint(5, 10)))
+                     if w not in RANKS + SUITS]
+            v = rng.choice(voices)
+            try:
+                pool.append(synthesize(v, " ".join(words), rate=rng.uniform(0.9, 1.2))
+                            if v.engine == "hibari" else
+                            corpus.synthesize(v, " ".join(words), rate=rng.uniform(0.9, 1.2),
+                                              workdir=Path(td)))
+            except corpus.CorpusError:
+                continue
+    return pool
+
+
+_POOL: list[np.ndarray] = []
+
+
+def _init(pool: list[np.ndarray]) -> None:
+    global _POOL
+    _POOL = pool
+    _HIBARI.clear()  # each worker its own engine: onnxruntime does not survive a fork
+
+
+def segments(audio: np.ndarray, hang: float = 0.21) -> list[tuple[int, int, int, np.ndarray]]:
+    """(first, speech_first, end) sample indices and int16 samples of each
+    segment the recogniser's segmenter cuts from float ``audio``."""
+    x = mixing.to_int16(audio)
+    seg = Segmenter(RATE, hang=hang)
+    out = []
+    for i in range(0, len(x), 1600):
+        out += seg.feed(x[i:i + 1600])
+    out += seg.flush()
+    return [(s.first, s.speech_first, s.first + len(s.samples), s.samples) for s in out]
+
+
+def label_segments(audio: np.ndarray, start: int, end: int, label: str, rng=None
+                   ) -> list[tuple[np.ndarray, str]]:
+    """Segments of ``audio`` with their labels; speech spans ``[start, end)``.
+
+    With ``rng``, a segment that holds a whole phrase also gives two of its
+    beginnings, as the recogniser sees a segment still open: one cut just
+    after the phrase ends (0-150 ms), labelled with the phrase, and one cut
+    part-way through it (30-80 %), labelled ``other``: the classifier must be
+    sure of a call when it has heard all of it, and not before. Beginnings of
+    other talk are ``other`` too."""
+    out = []
+    for first, sfirst, last, samples in segments(audio):
+        if end <= start:
+            out.append((samples, OTHER))
+            continue
+        cover = max(0, min(last, end) - max(sfirst - int(0.1 * RATE), start)) / (end - start)
+        if cover >= 0.9:
+            out.append((samples, label))
+            if rng is not None and label != OTHER and last > end:
+                cut = end - first + int(rng.uniform(0, 0.15) * RATE)
+                out.append((samples[:cut], label))
+                part = start - first + int(rng.uniform(0.3, 0.8) * (end - start))
+                if part > 0:
+                    out.append((samples[:part], OTHER))
+        elif cover <= 0.5:
+            out.append((samples, OTHER))
+        if rng is not None and label == OTHER and cover > 0.5 and last > end:
+            # The beginning of talk that is no call ("king of the hill") is no call either.
+            part = start - first + int(rng.uniform(0.3, 0.9) * (end - start))
+            if part > 0:
+                out.append((samples[:part], OTHER))
+    return out
+
+
+def reverb(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``x`` in a small room: convolved with decaying noise (RT60 0.15-0.6 s)
+    after the direct sound, at a random direct-to-reverberant ratio."""
+    rt60 = rng.uniform(0.15, 0.6)
+    n = int(rt60 * RATE)
+    tail = rng.standard_normal(n) * np.exp(-6.9 * np.arange(n) / n)
+    tail *= 10 ** (rng.uniform(-12, 0) / 20) / np.sqrt(np.sum(tail ** 2))
+    ir = np.concatenate([[1.0], np.zeros(int(rng.uniform(0.002, 0.01) * RATE)), tail])
+    y = np.convolve(x, ir)
+    return y * (np.max(np.abs(x)) / max(np.max(np.abs(y)), 1e-9))
+
+
+def _noise(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    if kind == "room":
+        return mixing.pink(n, rng)
+    return mixing.make_noise(kind, n, rng, _POOL)
+
+
+def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarray, str, str]]:
+    """(features, label, condition) of each labelled segment of ``copies`` mixes."""
+    rng = np.random.default_rng(job.seed)
+    out = []
+    for c in range(copies):
+        s = speech
+        if rng.random() < 0.5:
+            # Played at another speed: formants and pitch move by the factor.
+            r = StreamResampler(RATE, int(round(RATE * rng.uniform(0.85, 1.2))))
+            s = np.concatenate([r.process(s), r.flush()])
+        if rng.random() < 0.3:
+            s = reverb(s, rng)
+        lead = int(rng.uniform(0.2, 1.2) * RATE)
+        trail = int(rng.uniform(0.4, 1.0) * RATE)
+        n = lead + len(s) + trail
+        r = rng.random()
+        if r < 0.12:
+            kind, snr, noise = "silence", None, None
+        elif r < 0.25:
+            kind, snr = "room", float(rng.uniform(35, 55))
+            noise = _noise(kind, n, rng)
+        else:
+            kind = str(rng.choice(mixing.NOISE_KINDS))
+            snr = float(rng.uniform(0, 25))
+            noise = _noise(kind, n, rng)
+        m = mixing.mix(s, noise, snr, lead=lead, trail=trail,
+                       peak_dbfs=float(rng.uniform(-30, -3)))
+        cond = kind if snr is None else f"{kind}@{snr:.0f}"
+        for samples, label in label_segments(m.audio, m.speech_start, m.speech_end, job.label,
+                                              rng):
+            out.append((log_mel(samples).astype(np.float16), label, cond))
+    return out
+
+
+def noise_examples(count: int, seed: int) -> list[tuple[np.ndarray, str, str]]:
+    """Segments cut from noise alone: examples of ``other``."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        kind = str(rng.choice(mixing.NOISE_KINDS))
+        x = mixing.noise_only(_noise(kind, int(3 * RATE), rng), float(rng.uniform(-45, -15)))
+        for samples, label in label_segments(x, 0, 0, OTHER):
+            out.append((log_mel(samples).astype(np.float16), label, kind))
+    return out
+
+
+def _work(job: Job):
+    try:
+        speech = synthesize(job.voice, job.text, job.rate, job.pitch)
+    except corpus.CorpusError:
+        return job, []
+    return job, mixes(job, speech)
+
+
+def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=print) -> Path:
+    """Synthesise, mix and cut every job; save features and labels to ``out`` (npz)."""
+    pool = _babble_pool(seed)
+    feats, labels, conds, voices = [], [], [], []
+    with mp.get_context("fork").Pool(workers, initializer=_init, initargs=(pool,)) as p:
+        for k, (job, ex) in enumerate(p.imap_unordered(_work, jobs, chunksize=8)):
+            for f, lab, cond in ex:
+                feats.append(f)
+                labels.append(lab)
+                conds.append(cond)
+                voices.append(job.voice.id)
+            if progress and k % 500 == 0:
+                progress(f"{k}/{len(jobs)} utterances, {len(feats)} segments")
+    _init(pool)
+    for f, lab, cond in noise_examples(max(200, len(jobs) // 15), seed + 1):
+        feats.append(f)
+        labels.append(lab)
+        conds.append(cond)
+        voices.append("")
+    lengths = np.array([len(f) for f in feats], dtype=np.int32)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, feats=np.concatenate(feats), lengths=lengths,
+                        labels=np.array(labels), conds=np.array(conds), voices=np.array(voices))
+    return out
