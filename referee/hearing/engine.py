@@ -22,7 +22,9 @@ import numpy as np
 
 from ..events import Utterance
 from . import checks
+from .classifier import OTHER, ClassifierError, PhraseClassifier
 from .denoise import subtract as subtract_noise
+from .features import HOP, WINDOW, normalise, raw_log_mel
 from .grammar import Grammar
 from .segmenter import Segmenter
 
@@ -83,6 +85,16 @@ class PocketSphinx:
     trace of dither added, and digital silence cannot collapse it). A
     segment whose best path through the grammar is not a whole phrase, or is
     implausibly short or long for it, is reported as ``'unknown'``.
+
+    Beside it works the phrase classifier (:mod:`.classifier`, ``classifier``:
+    True for the one in models/, a path, a loaded one, or False for none),
+    which knows only the card calls and "goop" but hears them far better in
+    noise. A segment it gives a call or shout with probability ``accept`` or
+    more (and that is voiced) is that phrase, timed by its loud part, without
+    asking PocketSphinx; an open segment it is sure of (``early``) is reported
+    before it closes (see :class:`SegmentStream`). Anything else (commands,
+    numbers, what it is unsure of) is PocketSphinx's, except that a call or
+    shout the classifier gives less than ``support`` is not believed.
     """
 
     name = "pocketsphinx"
@@ -92,7 +104,9 @@ class PocketSphinx:
                  dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
                  decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
                  reject: float | None = -17.0, max_pause: int = 10, hang: float = 0.21,
-                 denoise: float | None = 1.0, **options) -> None:
+                 denoise: float | None = 1.0, classifier: PhraseClassifier | str | bool = True,
+                 accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
+                 **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -140,6 +154,48 @@ class PocketSphinx:
         self._Decoder = Decoder
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
+        self.classifier = self._load_classifier(classifier)
+        self.accept, self.support = float(accept), float(support)
+        self.early = None if early is None else float(early)
+
+    @property
+    def description(self) -> str:
+        """What is in use, for start-up messages and reports."""
+        if self.classifier is None:
+            return self.name
+        return f"{self.name} + phrase classifier ({self.classifier.path})"
+
+    def _load_classifier(self, classifier) -> PhraseClassifier | None:
+        """The phrase classifier (``True``: the one in models/), or None when
+        it is turned off or there are no calls or shouts to listen for."""
+        if classifier is False or classifier is None \
+                or not self.grammar.kinds & {"call", "shout"}:
+            return None
+        if isinstance(classifier, PhraseClassifier):
+            return classifier
+        try:
+            return PhraseClassifier.load(None if classifier is True else classifier)
+        except ClassifierError as e:
+            raise EngineError(str(e)) from None
+
+    def classify(self, samples: np.ndarray | None = None, feats: np.ndarray | None = None
+                 ) -> tuple[str, float, dict[str, float]]:
+        """The classifier's answer for a segment (its samples, or its
+        features): its best phrase among the kinds listened for (or
+        ``OTHER``), that phrase's probability, and every phrase's probability
+        (what the kinds not listened for had goes to ``OTHER``)."""
+        c = self.classifier
+        p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
+        kinds = self.grammar.kinds
+        probs: dict[str, float] = {OTHER: 0.0}
+        for name, q in zip(c.classes, p):
+            kind = "shout" if name == "goop" else "call" if name != OTHER else None
+            if kind in kinds:
+                probs[name] = float(q)
+            else:
+                probs[OTHER] += float(q)
+        best = max(probs, key=probs.get)
+        return best, probs[best], probs
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its
@@ -428,7 +484,19 @@ def find_vosk_model(model: str | None = None) -> Path | None:
 # Segment-at-a-time streams (PocketSphinx)
 
 class SegmentStream:
-    """Cuts speech out by voice activity and decodes each piece whole."""
+    """Cuts speech out by voice activity and decodes each piece whole.
+
+    While a segment is still open (the segmenter waits for the speech to stop,
+    which in babble or clatter can be a second or more after a call), the
+    classifier looks at what has come so far every ``EARLY_STEP`` seconds; when
+    it is sure (``engine.early``) of a call or shout, that is reported at once
+    and the rest of the segment is not decoded again."""
+
+    EARLY_STEP = 0.1
+    EARLY_MIN = 0.3
+    """Seconds of speech before the first look."""
+    EARLY_WINDOW = 2.5
+    """Seconds (the latest) the classifier looks at in an open segment."""
 
     def __init__(self, engine: PocketSphinx, start: float, channel: int, player: str | None,
                  source: str) -> None:
@@ -436,43 +504,113 @@ class SegmentStream:
         self.start, self.channel, self.player, self.source = start, channel, player, source
         self.segmenter = Segmenter(engine.rate, hang=engine.hang)
         self._mark = start
+        self._decided: int | None = None  # first sample of the open segment already reported
+        self._looked = 0  # samples consumed at the last early look
+        self._frames_of: int | None = None  # first sample of the segment _frames are of
+        self._frames = np.zeros((0, 0))  # its log-mel frames so far (not normalised)
 
     @property
     def watermark(self) -> float:
-        """Audio consumed, or the start of the segment being gathered."""
-        since = self.segmenter.open_since
-        n = self.segmenter.consumed if since is None else since
+        """Audio consumed, or the start of the segment being gathered (unless
+        that segment has been reported already: it gives nothing more)."""
+        sg = self.segmenter
+        since = sg.open_since
+        if since is None or (sg.in_speech and self._decided == sg.current_first):
+            n = sg.consumed
+        else:
+            n = since
         self._mark = max(self._mark, self.start + n / self.engine.rate)
         return self._mark
 
     def feed(self, samples: np.ndarray) -> list[Utterance]:
         out = []
         for seg in self.segmenter.feed(_as_int16(samples)):
-            out += self._decode(seg)
-        return out
+            out += self._closed(seg)
+        return out + self._early()
 
     def close(self) -> list[Utterance]:
         out = []
         for seg in self.segmenter.flush():
-            out += self._decode(seg)
+            out += self._closed(seg)
         return out
 
+    def _closed(self, seg) -> list[Utterance]:
+        if self._decided == seg.first:
+            self._decided = None
+            return []
+        return self._decode(seg)
+
+    def _early(self) -> list[Utterance]:
+        eng, sg, rate = self.engine, self.segmenter, self.engine.rate
+        if eng.classifier is None or eng.early is None or not sg.in_speech \
+                or self._decided == sg.current_first \
+                or sg.consumed - sg.current_speech < self.EARLY_MIN * rate \
+                or sg.consumed - self._looked < self.EARLY_STEP * rate:
+            return []
+        self._looked = sg.consumed
+        x = np.concatenate(sg.current)
+        # The open segment's log-mel frames, computed once each as it grows.
+        if self._frames_of != sg.current_first:
+            self._frames_of, self._frames = sg.current_first, np.zeros((0, 0))
+        done = len(self._frames)
+        new = x[done * HOP:]
+        if len(new) >= WINDOW:
+            more = raw_log_mel(new)
+            self._frames = more if not done else np.concatenate([self._frames, more])
+        window = int(self.EARLY_WINDOW * 100)
+        skip = max(0, len(self._frames) - window)
+        best, q, _ = eng.classify(feats=normalise(self._frames[skip:]))
+        if best == OTHER or q < eng.early:
+            return []
+        x = x[skip * HOP:]
+        lead = max(0, sg.current_speech - sg.current_first - skip * HOP) / rate
+        u = self._utterance(x, sg.current_first + skip * HOP, lead, best, q)
+        if u:
+            self._decided = sg.current_first
+        return u
+
+    def _utterance(self, x: np.ndarray, first: int, lead: float, said: str, q: float
+                   ) -> list[Utterance]:
+        """The classifier's ``said`` for audio ``x`` (which starts at sample
+        ``first`` of the stream, its speech ``lead`` seconds in), timed by its
+        loud part; nothing if that part is not voiced."""
+        rate = self.engine.rate
+        a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate)
+        if checks.voiced_run(x[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
+            return []
+        t0 = self.start + first / rate
+        kind = "shout" if said == "goop" else "call"
+        return [Utterance(kind, said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
+                          self.player, self.source)]
+
     def _decode(self, seg) -> list[Utterance]:
+        """One segment: the classifier's phrase when it is sure of one (and
+        the sound is voiced); otherwise PocketSphinx's reading, whose calls and
+        shouts must pass the checks and not be ones the classifier all but
+        rules out."""
+        eng, rate = self.engine, self.engine.rate
+        t0 = self.start + seg.first / rate
+        probs = None
+        if eng.classifier is not None:
+            best, q, probs = eng.classify(seg.samples)
+            if best != OTHER and q >= eng.accept:
+                u = self._utterance(seg.samples, seg.first, (seg.speech_first - seg.first) / rate,
+                                    best, q)
+                if u:
+                    return u
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
-        text, words, conf = self.engine.decode(seg.samples, lead[-int(0.25 * self.engine.rate):],
-                                               self.channel)
+        text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel)
         if not words:
             return []
-        t0 = self.start + seg.first / self.engine.rate
-        rate = self.engine.rate
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
         start, end = float(t0 + a), float(t0 + b)
         said = " ".join(w for w, _, _ in words)
-        m = self.engine.grammar.match(said)
+        m = eng.grammar.match(said)
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
-                or checks.speech_outside(seg.samples, rate, a, b) > self.engine.max_outside \
+                or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
                 or (m.kind in ("call", "shout") and checks.voiced_run(
-                    seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN):
+                    seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN) \
+                or (probs is not None and m.said in probs and probs[m.said] < eng.support):
             return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
                               self.source)]
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,

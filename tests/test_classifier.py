@@ -1,0 +1,143 @@
+"""The phrase classifier on real speech synthesised during the test, by voices
+it was not trained on (the benchmark's held-out speakers and accents)."""
+
+import numpy as np
+import pytest
+
+from referee.audio.wav import to_int16
+from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.features import N_MELS, log_mel
+from speech import corpus, mix_snr, pad, pink
+
+SAID = {
+    "qh": ("flite:slt|queen of hearts", "queen of hearts"),
+    "7c": ("festival:cmu_us_slt_arctic_hts|seven of clubs", "seven of clubs"),
+    "2d": ("flite:awb|two of diamonds", "two of diamonds"),
+    "ks": ("espeak:en-gb-scotland+m2|king of spades", "king of spades"),
+    "goop": ("flite:rms|goop", "goop"),
+    "chat": ("flite:slt|what time is it", OTHER),
+    "near": ("flite:awb|I have four hearts", OTHER),
+}
+
+
+@pytest.fixture(scope="session")
+def model():
+    return PhraseClassifier.load()
+
+
+@pytest.fixture(scope="session")
+def speech(tmp_path_factory):
+    return corpus(tmp_path_factory.mktemp("cls"), {k: v[0] for k, v in SAID.items()})
+
+
+def segment(x, before=0.3, after=0.25):
+    return to_int16(pad(x, before, after))
+
+
+@pytest.mark.parametrize("name", list(SAID))
+def test_voices_it_never_heard(model, speech, name):
+    label, p = model.classify(segment(speech[name]))
+    assert label == SAID[name][1], (label, p)
+
+
+def test_in_pink_noise_at_10_db(model, speech):
+    x = pad(speech["qh"], 0.3, 0.25)
+    noisy = mix_snr(x, pink(len(x), seed=3), 10)
+    assert model.classify(to_int16(noisy))[0] == "queen of hearts"
+
+
+def test_noise_alone_is_other(model):
+    rng = np.random.default_rng(0)
+    hiss = (rng.normal(0, 2000, 16000)).astype(np.int16)
+    assert model.classify(hiss)[0] == OTHER
+    assert model.classify(np.zeros(8000, np.int16))[0] == OTHER
+
+
+def test_probabilities_sum_to_one_over_its_classes(model, speech):
+    p = model.probabilities(segment(speech["qh"]))
+    assert p.shape == (54,) and abs(p.sum() - 1) < 1e-6
+    assert len(model.classes) == 54 and model.classes[-1] == OTHER and "goop" in model.classes
+
+
+def test_features_do_not_depend_on_the_level(speech):
+    x = pad(speech["qh"], 0.3, 0.25)
+    x = mix_snr(x, pink(len(x), seed=1), 30).astype(np.float64) * 32767
+    a, b = log_mel(x), log_mel(x / 8)
+    assert a.shape == b.shape and a.shape[1] == N_MELS
+    assert np.abs(a - b).max() < 0.2
+    assert log_mel(np.zeros(10)).shape == (1, N_MELS)
+
+
+def test_a_missing_or_broken_model_file_is_named(tmp_path):
+    with pytest.raises(ClassifierError, match="nothing.npz"):
+        PhraseClassifier.load(tmp_path / "nothing.npz")
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ClassifierError, match="bad.npz: not a phrase-classifier model"):
+        PhraseClassifier.load(bad)
+    np.savez(tmp_path / "half.npz", meta=np.array('{"layers": [[5, 1, 4]], "classes": ["a"]}'))
+    with pytest.raises(ClassifierError, match="half.npz: not a phrase-classifier model"):
+        PhraseClassifier.load(tmp_path / "half.npz")
+
+
+# The classifier inside the recogniser -----------------------------------------
+
+from referee.hearing.engine import EngineError, PocketSphinx  # noqa: E402
+from speech import recogniser  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def chatter(tmp_path_factory):
+    return corpus(tmp_path_factory.mktemp("cls-chat"), {
+        "a": "flite:kal|so anyway we drove all the way to the coast and back again",
+        "b": "espeak:en-us+f2|no I never said that, the train was late again this morning",
+    })
+
+
+def feed_blocks(stream, x, block=1600):
+    """(audio seconds fed when it came out, utterance) for everything heard."""
+    pcm = to_int16(x)
+    got = []
+    for i in range(0, len(pcm), block):
+        got += [((i + block) / 16000, u) for u in stream.feed(pcm[i:i + block])]
+    return got + [(len(pcm) / 16000, u) for u in stream.close()]
+
+
+def test_a_call_in_running_chatter_is_reported_before_the_chatter_stops(speech, chatter):
+    # Talk goes on right after the call: the segment stays open until it stops,
+    # but the classifier is sure of the call long before.
+    call = speech["7c"]
+    talk = np.concatenate([chatter["a"], chatter["b"]]) * 0.25
+    x = np.concatenate([np.zeros(8000), call, talk, np.zeros(16000)]).astype(np.float32)
+    end_of_call = 0.5 + speech_end(call)
+    stream = recogniser("pocketsphinx").stream()
+    got = feed_blocks(stream, x)
+    calls = [(t, u) for t, u in got if u.kind == "call"]
+    assert [u.said for _, u in calls] == ["seven of clubs"]
+    t, u = calls[0]
+    assert t < end_of_call + 0.6 < 0.5 + len(call) / 16000 + len(talk) / 16000
+    assert abs(u.end - end_of_call) < 0.3 and abs(u.start - 0.5) < 0.2
+    # And once it is reported, the stream says so: nothing earlier will come.
+    assert stream.watermark >= len(x) / 16000 - 0.1
+
+
+def speech_end(x):
+    from speech import speech_bounds
+    return speech_bounds(x)[1]
+
+
+def test_without_the_classifier_pocketsphinx_decides_alone(speech):
+    plain = PocketSphinx(classifier=False)
+    assert plain.classifier is None and plain.description == "pocketsphinx"
+    with_it = recogniser("pocketsphinx")
+    assert "phrase classifier" in with_it.description
+    # Listening for numbers only, there is nothing for the classifier to do.
+    from referee.hearing.grammar import Grammar
+    assert PocketSphinx(Grammar.load().subset(["number"])).classifier is None
+
+
+def test_a_broken_classifier_file_is_an_engine_error(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"nope")
+    with pytest.raises(EngineError, match="bad.npz"):
+        PocketSphinx(classifier=str(bad))
