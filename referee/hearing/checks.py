@@ -30,8 +30,10 @@ def frame_levels(x: np.ndarray, rate: int) -> np.ndarray:
     return 10 * np.log10(frame_power(x, rate) + 1.0)
 
 
-def trim(x: np.ndarray, rate: int, start: float, end: float) -> tuple[float, float]:
-    """Tighten a phrase's start and end (seconds in ``x``) to the loud part:
+def trim(x: np.ndarray, rate: int, start: float, end: float, below: float = 35.0
+         ) -> tuple[float, float]:
+    """Tighten a phrase's start and end (seconds in ``x``) to the loud part
+    (frames at most ``below`` dB under the loudest, and well over the floor):
     decoders stretch the edge words over trailing noise or breath."""
     e = frame_levels(x, rate)
     n = len(e)
@@ -41,7 +43,7 @@ def trim(x: np.ndarray, rate: int, start: float, end: float) -> tuple[float, flo
     if j - i < 3:
         return start, end
     floor, peak = np.percentile(e, 10), e[i:j].max()
-    thr = max(peak - 35.0, floor + 0.4 * (peak - floor))
+    thr = max(peak - below, floor + 0.4 * (peak - floor))
     on = np.flatnonzero(e[i:j] >= thr)
     if not len(on):
         return start, end

@@ -108,7 +108,11 @@ class PhraseClassifier:
     def probabilities(self, samples: np.ndarray) -> np.ndarray:
         """One probability per class (in ``classes`` order) for ``samples``:
         int16 mono at 16 kHz, a segment of speech with a little audio round it."""
-        z = self.logits_of_features(log_mel(samples)).astype(np.float64)
+        return self.probabilities_of_features(log_mel(samples))
+
+    def probabilities_of_features(self, feats: np.ndarray) -> np.ndarray:
+        """The same, from the segment's :func:`~.features.log_mel` features."""
+        z = self.logits_of_features(feats).astype(np.float64)
         z = np.exp(z - z.max())
         return z / z.sum()
 

@@ -37,6 +37,9 @@ DEFAULT_KINDS = ("call", "shout", "command")
 #: has none.
 MIN_VOICED_RUN = 6
 
+#: dB under its loudest 10 ms where a phrase the classifier heard begins and ends.
+CLASSIFIED_SPAN_DB = 25.0
+
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
 
@@ -575,7 +578,10 @@ class SegmentStream:
         ``first`` of the stream, its speech ``lead`` seconds in), timed by its
         loud part; nothing if that part is not voiced."""
         rate = self.engine.rate
-        a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate)
+        # No word timings here: the phrase is where the sound is within
+        # CLASSIFIED_SPAN_DB of its loudest (the lead-in's noise and the tail's
+        # breath or reverberation are not).
+        a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate, CLASSIFIED_SPAN_DB)
         if checks.voiced_run(x[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
             return []
         t0 = self.start + first / rate

@@ -59,6 +59,14 @@ def _window() -> np.ndarray:
 
 def log_mel(samples: np.ndarray) -> np.ndarray:
     """Normalised log-mel features, ``(frames, N_MELS)`` float32 (at least one frame)."""
+    return normalise(raw_log_mel(samples))
+
+
+def raw_log_mel(samples: np.ndarray) -> np.ndarray:
+    """Log-mel frames before normalisation: frame ``i`` covers samples
+    ``i * HOP`` to ``i * HOP + WINDOW``, so the frames of a longer stretch
+    begin with those of its beginning (an open segment's frames can be kept
+    and only the new ones added). Shorter than a window: padded with zeros."""
     x = np.asarray(samples, dtype=np.float64).reshape(-1)
     if len(x) < WINDOW:
         x = np.concatenate([x, np.zeros(WINDOW - len(x))])
@@ -66,7 +74,11 @@ def log_mel(samples: np.ndarray) -> np.ndarray:
     frames = np.lib.stride_tricks.sliding_window_view(x, WINDOW)[::HOP][:n]
     frames = frames - frames.mean(axis=1, keepdims=True)
     spec = np.abs(np.fft.rfft(frames * _window(), N_FFT)) ** 2
-    mel = np.log(spec @ mel_filters() + FLOOR)
-    mel -= mel.mean(axis=0, keepdims=True)
+    return np.log(spec @ mel_filters() + FLOOR)
+
+
+def normalise(raw: np.ndarray) -> np.ndarray:
+    """Each band's mean taken out, scaled by the standard deviation of all."""
+    mel = raw - raw.mean(axis=0, keepdims=True)
     mel /= max(float(mel.std()), 1e-3)
     return mel.astype(np.float32)
