@@ -8,7 +8,8 @@ from card words ("four hearts", "the queen is mine"), decoys ("group",
 "soup"), our commands and numbers. Each utterance is mixed twice at a random
 level, in silence, faint room noise, babble, card-table clatter, pink or white
 noise at 0-25 dB SNR, sometimes with its vocal tract lengthened or shortened
-(resampled by 0.85-1.2) or in a small reverberant room, and cut into segments by the same
+(resampled by 0.85-1.2), in a small reverberant room, or with another voice's
+card call leaking in 8-20 dB down, and cut into segments by the same
 :class:`~referee.hearing.segmenter.Segmenter` the recogniser uses. Each
 segment's log-mel features get the label of the phrase when the segment holds
 (nearly) all of it, ``other`` when it holds little or none of it (noise alone
@@ -239,31 +240,35 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
 
 # Mixing and segmenting -----------------------------------------------------
 
-def _babble_pool(seed: int) -> list[np.ndarray]:
+def _babble_pool(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Talk for babble (no card words), and card calls by other voices (a
+    neighbour's call leaking into a player's mic)."""
     rng = random.Random(seed)
     voices = training_voices()
-    pool = []
-    with tempfile.TemporaryDirectory(prefix="referee-train-") as td:
-        for k in range(60):
+    pool, calls = [], []
+    cards = [t for t, _ in card_texts()]
+    for k in range(100):
+        if k < 60:
             words = [w for w in (rng.choice(EVERYDAY) for _ in range(rng.randint(5, 10)))
                      if w not in RANKS + SUITS]
-            v = rng.choice(voices)
-            try:
-                pool.append(synthesize(v, " ".join(words), rate=rng.uniform(0.9, 1.2))
-                            if v.engine == "hibari" else
-                            corpus.synthesize(v, " ".join(words), rate=rng.uniform(0.9, 1.2),
-                                              workdir=Path(td)))
-            except corpus.CorpusError:
-                continue
-    return pool
+            text = " ".join(words)
+        else:
+            text = rng.choice(cards)
+        try:
+            x = synthesize(rng.choice(voices), text, rate=rng.uniform(0.9, 1.2))
+        except corpus.CorpusError:
+            continue
+        (pool if k < 60 else calls).append(x)
+    return pool, calls
 
 
 _POOL: list[np.ndarray] = []
+_CALLS: list[np.ndarray] = []
 
 
-def _init(pool: list[np.ndarray]) -> None:
-    global _POOL
-    _POOL = pool
+def _init(pools: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
+    global _POOL, _CALLS
+    _POOL, _CALLS = pools
     _HIBARI.clear()  # each worker its own engine: onnxruntime does not survive a fork
 
 
@@ -356,8 +361,24 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
             kind = str(rng.choice(mixing.NOISE_KINDS))
             snr = float(rng.uniform(0, 25))
             noise = _noise(kind, n, rng)
+        if _CALLS and rng.random() < 0.15:
+            # Another player's call leaking in, 8-20 dB down, somewhere near.
+            other = _CALLS[int(rng.integers(len(_CALLS)))]
+            leak = np.zeros(n)
+            at = int(rng.integers(0, max(1, n - len(other))))
+            leak[at:at + len(other)] = other[:n - at]
+            peak = float(np.max(np.abs(s))) or 1.0
+            leak *= peak / max(float(np.max(np.abs(other))), 1e-9) * 10 ** (-rng.uniform(8, 20) / 20)
+            placed = np.zeros(n)
+            placed[lead:lead + len(s)] = s
+            span = mixing.active_span(placed)  # the call's, not the leak's
+            s, lead, trail = placed + leak, 0, 0
+        else:
+            span = None
         m = mixing.mix(s, noise, snr, lead=lead, trail=trail,
                        peak_dbfs=float(rng.uniform(-30, -3)))
+        if span is not None:
+            m.speech_start, m.speech_end = span
         cond = kind if snr is None else f"{kind}@{snr:.0f}"
         for samples, label in label_segments(m.audio, m.speech_start, m.speech_end, job.label,
                                               rng):
@@ -387,9 +408,9 @@ def _work(job: Job):
 
 def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=print) -> Path:
     """Synthesise, mix and cut every job; save features and labels to ``out`` (npz)."""
-    pool = _babble_pool(seed)
+    pools = _babble_pool(seed)
     feats, labels, conds, voices = [], [], [], []
-    with mp.get_context("fork").Pool(workers, initializer=_init, initargs=(pool,)) as p:
+    with mp.get_context("fork").Pool(workers, initializer=_init, initargs=(pools,)) as p:
         for k, (job, ex) in enumerate(p.imap_unordered(_work, jobs, chunksize=8)):
             for f, lab, cond in ex:
                 feats.append(f)
@@ -398,7 +419,7 @@ def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=
                 voices.append(job.voice.id)
             if progress and k % 500 == 0:
                 progress(f"{k}/{len(jobs)} utterances, {len(feats)} segments")
-    _init(pool)
+    _init(pools)
     for f, lab, cond in noise_examples(max(200, len(jobs) // 15), seed + 1):
         feats.append(f)
         labels.append(lab)

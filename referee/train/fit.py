@@ -24,6 +24,7 @@ LAYERS = [(5, 1, 96), (5, 2, 128), (5, 1, 128), (5, 2, 160), (3, 1, 160)]
 HIDDEN = 128
 MAX_FRAMES = 400
 BUCKET = 50
+BATCH = 128
 
 
 def classes() -> list[str]:
@@ -123,8 +124,8 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0) -> None:
         target = optax.smooth_labels(jax.nn.one_hot(yb, len(names)), 0.05)
         return optax.softmax_cross_entropy(logits, target).mean()
 
-    steps_per_epoch = len(train_idx) // 64 + 1
-    sched = optax.warmup_cosine_decay_schedule(0.0, 2e-3, steps_per_epoch // 2,
+    steps_per_epoch = len(train_idx) // BATCH + 1
+    sched = optax.warmup_cosine_decay_schedule(0.0, 3e-3, steps_per_epoch // 2,
                                                steps_per_epoch * epochs, 2e-5)
     opt = optax.adamw(sched, weight_decay=1e-4)
     params = {k: jnp.asarray(v) for k, v in init_params(rng, len(names)).items()}
@@ -152,7 +153,7 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0) -> None:
 
     for epoch in range(epochs):
         losses = []
-        for x, ls, yb in batches(train_idx, feats, y, rng, 64, True):
+        for x, ls, yb in batches(train_idx, feats, y, rng, BATCH, True):
             params, state, loss = step(params, state, x, ls, yb)
             losses.append(float(loss))
         acc, fa, _ = evaluate(params, val_idx)

@@ -1,0 +1,46 @@
+"""The classifier's training data: never the benchmark's held-out voices or
+sentences, and segments labelled as the recogniser will see them."""
+
+import numpy as np
+
+from referee.bench import corpus, mixing
+from referee.hearing.classifier import OTHER
+from referee.train import data
+from speech import corpus as speech_corpus
+
+
+def test_no_held_out_voice_or_sentence_is_trained_on():
+    held = {v.id for v in corpus.VOICES if v.split == "held-out"}
+    accents = {v.name.split("+")[0] for v in corpus.VOICES
+               if v.split == "held-out" and v.engine == "espeak-ng"}
+    variants = {v.name.split("+")[1] for v in corpus.VOICES
+                if v.split == "held-out" and "+" in v.name}
+    voices = data.training_voices()
+    assert len(voices) > 100
+    for v in voices:
+        assert v.id not in held
+        assert v.name not in ("awb", "awb_time", "rms", "slt", "cmu_us_slt_arctic_hts")
+        if v.engine == "espeak-ng":
+            accent, _, variant = v.name.partition("+")
+            assert accent not in accents and variant not in variants, v
+    banned = data.held_out_texts()
+    assert "jack in the box" in banned and "what's the score" in banned
+    jobs = data.plan(per_card=2, goops=20, others=400, seed=3)
+    assert not [j for j in jobs if j.text.lower() in banned]
+    assert {j.label for j in jobs} >= {"queen of hearts", "goop", OTHER}
+
+
+def test_segments_are_labelled_as_the_recogniser_cuts_them(tmp_path):
+    x = speech_corpus(tmp_path, {"q": "espeak:en-us+m3|queen of hearts"})["q"].astype(np.float64)
+    m = mixing.mix(x, None, None, lead=8000, trail=16000, peak_dbfs=-6)
+    rng = np.random.default_rng(0)
+    got = data.label_segments(m.audio, m.speech_start, m.speech_end, "queen of hearts", rng)
+    labels = [label for _, label in got]
+    # the whole segment, its beginning up to just after the call, and a part of it
+    assert labels == ["queen of hearts", "queen of hearts", OTHER]
+    whole, upto, part = (len(s) for s, _ in got)
+    assert part < upto <= whole
+    assert upto >= m.speech_end - (m.speech_start - 0.3 * 16000)
+    # noise alone is "other"
+    noise = mixing.noise_only(mixing.white(3 * 16000, np.random.default_rng(1)), -20)
+    assert {label for _, label in data.label_segments(noise, 0, 0, OTHER)} <= {OTHER}
