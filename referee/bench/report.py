@@ -234,6 +234,14 @@ def render(records: list[dict], meta: dict) -> str:
           "(the \"p\" of \"goop\") may end slightly later than the corpus says, which makes "
           "delays look longer, not shorter. Each item is its own stream, so a recogniser "
           "starts every item cold. CPU times are from a machine shared with other jobs."]
+    if "phrase classifier" in meta.get("engine", ""):
+        L += ["", "**The phrase classifier was trained on synthesised speech** "
+              "(`python -m referee.train`): espeak-ng, flite, festival and hibari-tts voices "
+              "that include the *tuning* voices' accents, variants and speakers, in noises made "
+              "by the same generators with other seeds. So the tuning figures overstate what it "
+              "does on new voices; the held-out voices (other espeak-ng accents and variants, the "
+              "AWB, RMS and SLT speakers), their sentences and noise seeds were never trained on, "
+              "and only they judge the targets."]
     if meta.get("skipped"):
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]
