@@ -89,15 +89,9 @@ def test_each_channel_decodes_on_its_own_whatever_the_others_heard(speech):
     assert busy.decoder_for(1) is not busy.decoder_for(0)
 
 
-# Known misses since the phone-loop rejection (threshold -17, chosen on the
-# bench's tuning voices for false accepts 23 % -> 1 %): espeak en-us's "ace of
-# spades" scores c ~ -20 and is rejected.
-REJECTED = pytest.mark.xfail(reason="rejected: phone-loop score c ~ -20 < -17 (FA trade-off)",
-                             strict=False)
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=REJECTED) if n == "as-espeak" else n
-                                  for n in CALLS])
+# espeak en-us's "ace of spades" scores c ~ -20 in PocketSphinx's phone-loop
+# rejection (threshold -17) and is rejected there; the phrase classifier hears it.
+@pytest.mark.parametrize("name", list(CALLS))
 @pytest.mark.parametrize("lead", ["digital-silence", "noise"])
 def test_calls_heard_after_silent_and_noisy_lead_ins(ps, speech, name, lead):
     x = speech[name]
