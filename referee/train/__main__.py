@@ -1,7 +1,8 @@
 """``python -m referee.train data|fit``: rebuild the phrase classifier.
 
     python -m referee.train data [--out FILE] [--per-card N] [--seed S]
-    python -m referee.train fit  [--data FILE] [--out models/phrases.npz] [--epochs N]
+    python -m referee.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
+                                 [--init MODEL --lr RATE]
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--goops", type=int, default=400)
     d.add_argument("--others", type=int, default=2000)
     d.add_argument("--seed", type=int, default=7)
+    d.add_argument("--hibari", type=float, default=0.15,
+                   help="share of utterances said by hibari-tts (default %(default)s)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
@@ -31,17 +34,19 @@ def main(argv: list[str] | None = None) -> int:
                    / "phrases.npz")
     f.add_argument("--epochs", type=int, default=12)
     f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--init", type=Path, help="start from this model's weights (fine-tuning)")
+    f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     a = ap.parse_args(argv)
     t0 = time.time()
     if a.what == "data":
         from . import data
-        jobs = data.plan(a.per_card, a.goops, a.others, a.seed)
+        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari)
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
     else:
         from . import fit
-        fit.main(a.data, a.out, a.epochs, a.seed)
+        fit.main(a.data, a.out, a.epochs, a.seed, a.init, a.lr)
     return 0
 
 

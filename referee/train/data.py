@@ -92,8 +92,8 @@ def _hibari():
 
 def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np.ndarray:
     """``text`` said by ``voice`` as float samples at 16 kHz: the benchmark's
-    :func:`~referee.bench.corpus.synthesize`, plus hibari (``pitch`` unused:
-    :func:`mixes` moves pitch and formants together)."""
+    :func:`~referee.bench.corpus.synthesize`, plus hibari (its pitch moved by
+    sox, as for flite and festival)."""
     if voice.engine != "hibari":
         return corpus.synthesize(voice, text, rate, pitch)
     tts = _hibari()
@@ -102,6 +102,12 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np
     x = np.asarray(tts(text, speed=rate, seed=zlib.crc32(f"{text}/{rate}".encode())), np.float64)
     r = StreamResampler(24000, RATE)
     x = np.concatenate([r.process(x.astype(np.float32)), r.flush()]).astype(np.float64)
+    if pitch:
+        with tempfile.TemporaryDirectory(prefix="referee-hibari-") as td:
+            raw, out = Path(td) / "raw.wav", Path(td) / "out.wav"
+            corpus.write_wav(raw, x)
+            corpus._run(["sox", "-D", str(raw), str(out), "pitch", str(pitch)], "sox")
+            x = corpus._read_mono16(out)
     a, b = mixing.active_span(x)
     if b <= a:
         raise corpus.CorpusError(f"hibari produced silence for {text!r}")
@@ -207,8 +213,11 @@ class Job:
     seed: int
 
 
-def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
-         ) -> list[Job]:
+def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
+         hibari: float = 0.15) -> list[Job]:
+    """The utterances of one training set; ``hibari``: the share said by
+    hibari-tts (when installed), the rest by espeak-ng (55 : 15 : 15 with
+    flite and festival)."""
     rng = random.Random(seed)
     voices = training_voices()
     by_family = {f: [v for v in voices if v.engine == f]
@@ -229,8 +238,9 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
         n += 1
     jobs = []
     for i, (text, label) in enumerate(lines):
-        fam = rng.choices(("espeak-ng", "flite", "festival", "hibari"), (0.55, 0.15, 0.15, 0.15)
-                          )[0]
+        rest = (1.0 - hibari) / 0.85
+        fam = rng.choices(("espeak-ng", "flite", "festival", "hibari"),
+                          (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari))[0]
         fam = fam if by_family.get(fam) else "espeak-ng"
         jobs.append(Job(i, text, label, rng.choice(by_family[fam]),
                         round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),

@@ -86,7 +86,8 @@ def batches(idx: np.ndarray, feats, y, rng: np.random.Generator, size: int, augm
         yield x, np.array(ls, np.int32), y[chunk]
 
 
-def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0) -> None:
+def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0,
+         init: Path | None = None, lr: float = 3e-3) -> None:
     import jax
     import jax.numpy as jnp
     import optax
@@ -125,10 +126,18 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0) -> None:
         return optax.softmax_cross_entropy(logits, target).mean()
 
     steps_per_epoch = len(train_idx) // BATCH + 1
-    sched = optax.warmup_cosine_decay_schedule(0.0, 3e-3, steps_per_epoch // 2,
+    sched = optax.warmup_cosine_decay_schedule(0.0, lr, steps_per_epoch // 2,
                                                steps_per_epoch * epochs, 2e-5)
     opt = optax.adamw(sched, weight_decay=1e-4)
-    params = {k: jnp.asarray(v) for k, v in init_params(rng, len(names)).items()}
+    start = init_params(rng, len(names))
+    if init is not None:
+        old = PhraseClassifier.load(init)
+        if old.classes != names or [(l.kernel, l.stride, l.channels) for l in old.layers] \
+                != [tuple(x) for x in LAYERS]:
+            raise SystemExit(f"{init}: another network; cannot start from it")
+        start = old.params
+        print(f"starting from {init}", flush=True)
+    params = {k: jnp.asarray(v) for k, v in start.items()}
     state = opt.init(params)
 
     @jax.jit
@@ -162,8 +171,15 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0) -> None:
               flush=True)
 
     out.parent.mkdir(parents=True, exist_ok=True)
+    history = []
+    if init is not None:
+        with np.load(init) as z:
+            prev = json.loads(str(z["meta"]))
+        history = prev.get("history", []) + [{"trained_on": prev.get("trained_on"),
+                                               "epochs": prev.get("epochs")}]
     meta = {"layers": LAYERS, "hidden": HIDDEN, "classes": names,
-            "trained_on": [str(p) for p in data], "epochs": epochs, "seed": seed}
+            "trained_on": [str(p) for p in data], "epochs": epochs, "seed": seed,
+            "history": history}
     arrays = {k: np.asarray(v, np.float32) for k, v in params.items()}
     np.savez_compressed(out, meta=np.array(json.dumps(meta)), **arrays)
     # The numpy network must give what JAX gives.
