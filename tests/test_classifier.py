@@ -92,6 +92,10 @@ def test_a_missing_or_broken_model_file_is_named(tmp_path):
     np.savez(tmp_path / "half.npz", meta=np.array('{"layers": [[5, 1, 4]], "classes": ["a"]}'))
     with pytest.raises(ClassifierError, match="half.npz: not a phrase-classifier model"):
         PhraseClassifier.load(tmp_path / "half.npz")
+    cut = tmp_path / "cut.npz"
+    cut.write_bytes(PhraseClassifier.load().path.read_bytes()[:5000])  # a torn download
+    with pytest.raises(ClassifierError, match="cut.npz: not a phrase-classifier model"):
+        PhraseClassifier.load(cut)
 
 
 # The classifier inside the recogniser -----------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,11 +50,6 @@ class Layer:
     channels: int
 
 
-def conv_out_len(n: int, stride: int) -> int:
-    """Frames out of a "same"-padded convolution of ``n`` frames at ``stride``."""
-    return -(-n // stride)
-
-
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, stride: int) -> np.ndarray:
     k = w.shape[0]
     pad = (k - 1) // 2
@@ -71,7 +67,6 @@ class PhraseClassifier:
         self.layers = layers
         self.classes = list(classes)
         self.path = path
-        self.index = {c: i for i, c in enumerate(self.classes)}
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> PhraseClassifier:
@@ -86,12 +81,13 @@ class PhraseClassifier:
         except FileNotFoundError:
             raise ClassifierError(f"{p}: no phrase-classifier model there (it ships in "
                                   "models/; `python -m referee.train` rebuilds it)") from None
-        except (OSError, ValueError, KeyError, TypeError) as e:
+        except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as e:
             raise ClassifierError(f"{p}: not a phrase-classifier model ({e})") from None
-        for i in range(len(layers)):
-            if f"conv{i}_w" not in params or f"conv{i}_b" not in params:
-                raise ClassifierError(f"{p}: not a phrase-classifier model (no conv{i} weights)")
-        if params.get("out_w") is None or params["out_w"].shape[1] != len(classes):
+        needed = [f"conv{i}_{w}" for i in range(len(layers)) for w in "wb"]
+        for name in needed + ["hid_w", "hid_b", "out_w", "out_b"]:
+            if name not in params:
+                raise ClassifierError(f"{p}: not a phrase-classifier model (no {name} weights)")
+        if params["out_w"].shape[1] != len(classes):
             raise ClassifierError(f"{p}: not a phrase-classifier model (output does not "
                                   f"match its {len(classes)} classes)")
         return cls(params, layers, classes, p)
