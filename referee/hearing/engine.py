@@ -158,6 +158,10 @@ class PocketSphinx:
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
         self.classifier = self._load_classifier(classifier)
+        #: The kind of each of the classifier's phrases in this grammar (None: not in it).
+        self.phrase_kinds = {} if self.classifier is None else {
+            name: getattr(self.grammar.match(name), "kind", None)
+            for name in self.classifier.classes}
         self.accept, self.support = float(accept), float(support)
         self.early = None if early is None else float(early)
 
@@ -189,11 +193,9 @@ class PocketSphinx:
         (what the kinds not listened for had goes to ``OTHER``)."""
         c = self.classifier
         p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
-        kinds = self.grammar.kinds
         probs: dict[str, float] = {OTHER: 0.0}
         for name, q in zip(c.classes, p):
-            kind = "shout" if name == "goop" else "call" if name != OTHER else None
-            if kind in kinds:
+            if self.phrase_kinds.get(name) in ("call", "shout"):
                 probs[name] = float(q)
             else:
                 probs[OTHER] += float(q)
@@ -585,8 +587,7 @@ class SegmentStream:
         if checks.voiced_run(x[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
             return []
         t0 = self.start + first / rate
-        kind = "shout" if said == "goop" else "call"
-        return [Utterance(kind, said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
+        return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
                           self.player, self.source)]
 
     def _decode(self, seg) -> list[Utterance]:
