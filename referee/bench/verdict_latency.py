@@ -226,7 +226,8 @@ def section(result: dict, command: str) -> str:
              "are the dealer's, ann's and bob's mics (remap sources) and the referee's output "
              "(a remap sink), recorded as one stream, so the call's end and the verdict's "
              "start are on one sample clock (10 ms resolution); espeak-ng voices; "
-             "`referee play stroop --speak-to speakers --scores-every 0` with PocketSphinx.",
+             "`referee play stroop --speak-to speakers --scores-every 0` with PocketSphinx "
+             "and the phrase classifier.",
              f"- **Rounds:** {result['rounds']} played, {s.get('n', 0)} measured"
              + (f" (left out, misheard or unmeasurable: rounds {result['skipped']})"
                 if result["skipped"] else ""), ""]
