@@ -554,17 +554,9 @@ class SegmentStream:
             return []
         self._looked = sg.consumed
         x = np.concatenate(sg.current)
-        # The open segment's log-mel frames, computed once each as it grows.
-        if self._frames_of != sg.current_first:
-            self._frames_of, self._frames = sg.current_first, np.zeros((0, 0))
-        done = len(self._frames)
-        new = x[done * HOP:]
-        if len(new) >= WINDOW:
-            more = raw_log_mel(new)
-            self._frames = more if not done else np.concatenate([self._frames, more])
-        window = int(self.EARLY_WINDOW * 100)
-        skip = max(0, len(self._frames) - window)
-        best, q, _ = eng.classify(feats=normalise(self._frames[skip:]))
+        frames = self._raw_frames(sg.current_first, x)
+        skip = max(0, len(frames) - int(self.EARLY_WINDOW * 100))
+        best, q, _ = eng.classify(feats=normalise(frames[skip:]))
         if best == OTHER or q < eng.early:
             return []
         x = x[skip * HOP:]
@@ -573,6 +565,21 @@ class SegmentStream:
         if u:
             self._decided = sg.current_first
         return u
+
+    def _raw_frames(self, first: int, x: np.ndarray) -> np.ndarray:
+        """The log-mel frames (not normalised) of the segment beginning at
+        sample ``first`` whose samples so far are ``x``: kept while it grows,
+        so each frame is computed once, by the early looks and at its close."""
+        if self._frames_of != first:
+            self._frames_of, self._frames = first, np.zeros((0, 0))
+        done = len(self._frames)
+        new = x[done * HOP:]
+        if len(new) >= WINDOW:
+            more = raw_log_mel(new)
+            self._frames = more if not done else np.concatenate([self._frames, more])
+        if not len(self._frames):
+            return raw_log_mel(x)  # shorter than a window: padded, and not kept
+        return self._frames
 
     def _utterance(self, x: np.ndarray, first: int, lead: float, said: str, q: float
                    ) -> list[Utterance]:
@@ -587,8 +594,8 @@ class SegmentStream:
         if checks.voiced_run(x[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
             return []
         t0 = self.start + first / rate
-        return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
-                          self.player, self.source)]
+        return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b),
+                          round(q, 3), self.channel, self.player, self.source)]
 
     def _decode(self, seg) -> list[Utterance]:
         """One segment: the classifier's phrase when it is sure of one (and
@@ -599,7 +606,8 @@ class SegmentStream:
         t0 = self.start + seg.first / rate
         probs = None
         if eng.classifier is not None:
-            best, q, probs = eng.classify(seg.samples)
+            best, q, probs = eng.classify(
+                feats=normalise(self._raw_frames(seg.first, seg.samples)))
             if best != OTHER and q >= eng.accept:
                 u = self._utterance(seg.samples, seg.first, (seg.speech_first - seg.first) / rate,
                                     best, q)
