@@ -313,6 +313,12 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0,
     finally:
         if own:
             shutil.rmtree(wd, ignore_errors=True)
+    return speech_only(x, voice, text)
+
+
+def speech_only(x: np.ndarray, voice: Voice, text: str) -> np.ndarray:
+    """``x`` (what ``voice`` made of ``text``) trimmed to its active span plus
+    20 ms each side; a :class:`CorpusError` if it is silent."""
     a, b = mixing.active_span(x)
     if b <= a:
         raise CorpusError(f"{voice.id} produced silence for {text!r}")

@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ..bench import corpus, mixing
-from ..audio.resampler import StreamResampler
+from ..audio.wav import resample
 from ..bench.corpus import Voice
 from ..cards import full_deck
 from ..hearing.classifier import OTHER
@@ -99,20 +99,15 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np
     tts = _hibari()
     if tts is None:
         raise corpus.CorpusError("hibari-tts is not installed (pip install -e '.[train]')")
-    x = np.asarray(tts(text, speed=rate, seed=zlib.crc32(f"{text}/{rate}".encode())), np.float64)
-    r = StreamResampler(24000, RATE)
-    x = np.concatenate([r.process(x.astype(np.float32)), r.flush()]).astype(np.float64)
+    x = tts(text, speed=rate, seed=zlib.crc32(f"{text}/{rate}".encode()))
+    x = resample(x, 24000, RATE).astype(np.float64)
     if pitch:
         with tempfile.TemporaryDirectory(prefix="referee-hibari-") as td:
             raw, out = Path(td) / "raw.wav", Path(td) / "out.wav"
             corpus.write_wav(raw, x)
             corpus._run(["sox", "-D", str(raw), str(out), "pitch", str(pitch)], "sox")
             x = corpus._read_mono16(out)
-    a, b = mixing.active_span(x)
-    if b <= a:
-        raise corpus.CorpusError(f"hibari produced silence for {text!r}")
-    pad = int(0.02 * RATE)
-    return x[max(0, a - pad): b + pad]
+    return corpus.speech_only(x, voice, text)
 
 
 # Texts ---------------------------------------------------------------------
@@ -354,8 +349,7 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
         s = speech
         if rng.random() < 0.5:
             # Played at another speed: formants and pitch move by the factor.
-            r = StreamResampler(RATE, int(round(RATE * rng.uniform(0.85, 1.2))))
-            s = np.concatenate([r.process(s), r.flush()])
+            s = resample(s, RATE, int(round(RATE * rng.uniform(0.85, 1.2)))).astype(np.float64)
         if rng.random() < 0.3:
             s = reverb(s, rng)
         lead = int(rng.uniform(0.2, 1.2) * RATE)
@@ -378,7 +372,8 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
             at = int(rng.integers(0, max(1, n - len(other))))
             leak[at:at + len(other)] = other[:n - at]
             peak = float(np.max(np.abs(s))) or 1.0
-            leak *= peak / max(float(np.max(np.abs(other))), 1e-9) * 10 ** (-rng.uniform(8, 20) / 20)
+            gain = 10 ** (-rng.uniform(8, 20) / 20)
+            leak *= peak / max(float(np.max(np.abs(other))), 1e-9) * gain
             placed = np.zeros(n)
             placed[lead:lead + len(s)] = s
             span = mixing.active_span(placed)  # the call's, not the leak's
