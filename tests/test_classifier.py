@@ -6,6 +6,7 @@ import pytest
 
 from referee.audio.wav import to_int16
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.engine import EngineError, PocketSphinx
 from referee.hearing.features import N_MELS, log_mel
 from speech import corpus, mix_snr, pad, pink, recogniser
 
@@ -100,7 +101,6 @@ def test_a_missing_or_broken_model_file_is_named(tmp_path):
 
 # The classifier inside the recogniser -----------------------------------------
 
-from referee.hearing.engine import EngineError, PocketSphinx  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -152,7 +152,8 @@ def test_goop_in_hiss_is_heard_once_the_hiss_is_subtracted(kal_goop):
     x = pad(kal_goop, 0.6, 0.8)
     y = mix_snr(x, pink(len(x), seed=3), 20)
     # PocketSphinx's own mechanism: without the phrase classifier.
-    plain = [(u.kind, u.said) for u in run(PocketSphinx(denoise=None, classifier=False).stream(), y)]
+    alone = PocketSphinx(denoise=None, classifier=False)
+    plain = [(u.kind, u.said) for u in run(alone.stream(), y)]
     assert ("shout", "goop") not in plain
     got = [(u.kind, u.said) for u in run(ps_alone().stream(), y)]
     assert got == [("shout", "goop")]

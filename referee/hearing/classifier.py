@@ -119,4 +119,6 @@ class PhraseClassifier:
         return self.classes[i], float(p[i])
 
     def __repr__(self) -> str:
-        return f"PhraseClassifier.load({str(self.path)!r})" if self.path else "PhraseClassifier(...)"
+        if self.path is None:
+            return "PhraseClassifier(...)"
+        return f"PhraseClassifier.load({str(self.path)!r})"
