@@ -2,7 +2,9 @@
 
 Many TTS voices (espeak-ng's English accents with its voice variants, flite's
 and festival's Kal, festival's Ked and, with the ``train`` extra installed,
-hibari-tts's natural American woman's voice) say the 52 card calls, "goop" and a
+hibari-tts's natural American woman's voice and 48 men and women made from it
+by moving its pitch, formants, intonation and spectral tilt apart, see
+:func:`speaker`) say the 52 card calls, "goop" and a
 wide spread of other talk: chatter made of everyday words, near-misses built
 from card words ("four hearts", "the queen is mine"), decoys ("group",
 "soup"), our commands and numbers. Each utterance is mixed twice at a random
@@ -28,7 +30,6 @@ from __future__ import annotations
 import multiprocessing as mp
 import random
 import re
-import tempfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,22 +73,106 @@ def training_voices() -> list[Voice]:
     voices += [Voice("festival", n, "train") for n in ("kal_diphone", "ked_diphone")]
     if _hibari() is not None:
         voices.append(Voice("hibari", "heart", "train"))
+        voices += [Voice("hibari", f"heart#{k}", "train") for k in range(1, HIBARI_SPEAKERS + 1)]
     return voices
 
 
-_HIBARI: list = []
+HIBARI_SPEAKERS = 48
+"""How many speakers are made from hibari's one voice (see :func:`speaker`)."""
 
 
-def _hibari():
+@dataclass(frozen=True)
+class Speaker:
+    """A speaker made from hibari's voice by changing what its network
+    predicts before the waveform is made: a source (pitch) and a filter
+    (spectral envelope), so each can move alone."""
+
+    pitch: float
+    """Factor on the pitch (F0): 0.5 takes her 215 Hz to a man's 108 Hz."""
+    tract: float
+    """Factor on the frequencies of the spectral envelope (formants): below 1,
+    a longer vocal tract."""
+    swing: float
+    """Factor on the pitch's excursions from its median (log scale): below 1,
+    flatter intonation."""
+    tilt: float
+    """dB per octave above 500 Hz added to the envelope: below 0, a softer,
+    darker voice."""
+    british: bool
+    """British spelling-to-sound rules (hibari's G2P has both)."""
+
+
+def speaker(name: str) -> Speaker:
+    """The speaker a hibari voice name stands for: ``heart`` is hibari's own;
+    ``heart#k`` is drawn from a seed of ``k``: half of them men (pitch
+    0.48-0.72, formants 0.80-0.93), half women (pitch 0.8-1.2, formants
+    0.93-1.1)."""
+    _, _, k = name.partition("#")
+    if not k:
+        return Speaker(1.0, 1.0, 1.0, 0.0, False)
+    rng = random.Random(f"hibari-speaker-{k}")
+    man = int(k) % 2 == 1
+    return Speaker(pitch=round(rng.uniform(0.48, 0.72) if man else rng.uniform(0.8, 1.2), 3),
+                   tract=round(rng.uniform(0.80, 0.93) if man else rng.uniform(0.93, 1.1), 3),
+                   swing=round(rng.uniform(0.5, 1.5), 3), tilt=round(rng.uniform(-4, 2), 2),
+                   british=rng.random() < 0.3)
+
+
+_HIBARI: dict = {}
+
+
+def _hibari(british: bool = False):
     """hibari-tts's built-in voice (a natural American woman's, distilled from
-    Kokoro), or None when the package is not installed."""
-    if not _HIBARI:
+    Kokoro), reading by American or British rules, or None when the package
+    is not installed."""
+    if british not in _HIBARI:
         try:
             from hibari import Hibari
-            _HIBARI.append(Hibari(threads=1))
+            from hibari.g2p import G2P
+            _HIBARI[british] = Hibari(threads=1, g2p=G2P(british=True) if british else None)
         except ImportError:
-            _HIBARI.append(None)
-    return _HIBARI[0]
+            _HIBARI[british] = None
+    return _HIBARI[british]
+
+
+def _warp(a: np.ndarray, factor: float) -> np.ndarray:
+    """Rows (frequency bins) of ``a`` moved up by ``factor``: what was at bin
+    ``k`` is at ``k * factor`` (linear interpolation, the top row held)."""
+    n = a.shape[0]
+    src = np.clip(np.arange(n, dtype=np.float32) / factor, 0, n - 1)
+    i = np.floor(src).astype(np.int64)
+    j = np.minimum(i + 1, n - 1)
+    f = (src - i)[:, None]
+    return (a[i] * (1 - f) + a[j] * f).astype(np.float32)
+
+
+def _hibari_say(text: str, who: Speaker, speed: float, cents: int, seed: int) -> np.ndarray:
+    """``text`` said by ``who`` at 24 kHz: hibari's network predicts each
+    sentence's spectral parts and F0, which are reshaped, then its own DSP
+    makes the waveform."""
+    from hibari import dsp
+    tts = _hibari(who.british)
+    phonemes = tts.phonemize(text)
+    rng = np.random.default_rng(seed)
+    octave = np.log2(np.maximum(np.arange(601) * (dsp.SR / dsp.N_FFT), 1.0) / 500.0)
+    tilt = (who.tilt * np.maximum(octave, 0.0) * np.log(10) / 20).astype(np.float32)[:, None]
+    out = []
+    for ps in phonemes:
+        ids = tts.ids(ps)
+        if len(ids) < 3:
+            continue
+        lh, th, ln, lr, phi, f0 = (o[0] for o in tts.sess.run(
+            None, {"ids": np.asarray([ids], np.int64), "speed": np.asarray([speed], np.float32)}))
+        if who.tract != 1.0:
+            lh, th, ln, lr, phi = (_warp(a, who.tract) for a in (lh, th, ln, lr, phi))
+        lh, ln, lr = lh + tilt, ln + tilt, lr + tilt
+        voiced = f0 > 40.0
+        if voiced.any():
+            mid = float(np.median(np.log(f0[voiced])))
+            bent = np.exp(mid + (np.log(np.maximum(f0, 1.0)) - mid) * who.swing)
+            f0 = np.where(voiced, bent * who.pitch * 2 ** (cents / 1200), f0)
+        out.append(dsp.synth(lh, th, ln, lr, phi, f0.astype(np.float32), rng))
+    return np.concatenate(out) if out else np.zeros(0, np.float32)
 
 
 def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np.ndarray:
@@ -96,17 +181,11 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np
     sox, as for flite and festival)."""
     if voice.engine != "hibari":
         return corpus.synthesize(voice, text, rate, pitch)
-    tts = _hibari()
-    if tts is None:
+    if _hibari() is None:
         raise corpus.CorpusError("hibari-tts is not installed (pip install -e '.[train]')")
-    x = tts(text, speed=rate, seed=zlib.crc32(f"{text}/{rate}".encode()))
+    x = _hibari_say(text, speaker(voice.name), rate, pitch,
+                    seed=zlib.crc32(f"{voice.name}/{text}/{rate}".encode()))
     x = resample(x, 24000, RATE).astype(np.float64)
-    if pitch:
-        with tempfile.TemporaryDirectory(prefix="referee-hibari-") as td:
-            raw, out = Path(td) / "raw.wav", Path(td) / "out.wav"
-            corpus.write_wav(raw, x)
-            corpus._run(["sox", "-D", str(raw), str(out), "pitch", str(pitch)], "sox")
-            x = corpus._read_mono16(out)
     return corpus.speech_only(x, voice, text)
 
 
