@@ -44,3 +44,18 @@ def test_segments_are_labelled_as_the_recogniser_cuts_them(tmp_path):
     # noise alone is "other"
     noise = mixing.noise_only(mixing.white(3 * 16000, np.random.default_rng(1)), -20)
     assert {label for _, label in data.label_segments(noise, 0, 0, OTHER)} <= {OTHER}
+
+
+def test_hibari_speakers_are_men_and_women_with_formants_moved():
+    made = [data.speaker(f"heart#{k}") for k in range(1, data.HIBARI_SPEAKERS + 1)]
+    assert data.speaker("heart") == data.Speaker(1.0, 1.0, 1.0, 0.0, False)
+    assert made == [data.speaker(f"heart#{k}") for k in range(1, data.HIBARI_SPEAKERS + 1)]
+    men = [s for s in made if s.pitch < 0.75]
+    assert len(men) == len(made) // 2
+    assert all(s.tract < 0.94 for s in men)
+    assert len({s for s in made}) == len(made)
+    # the envelope's peak at bin 100 moves to bin 85 when the tract is 0.85
+    env = np.exp(-0.5 * ((np.arange(601) - 100) / 6.0) ** 2)[:, None] * np.ones((1, 3))
+    moved = data._warp(env.astype(np.float32), 0.85)
+    assert moved.shape == env.shape
+    assert list(np.argmax(moved, axis=0)) == [85, 85, 85]
