@@ -107,7 +107,8 @@ class PocketSphinx:
                  dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
                  decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
                  reject: float | None = -17.0, max_pause: int = 10, hang: float = 0.21,
-                 denoise: float | None = 1.0, classifier: PhraseClassifier | str | bool = True,
+                 hang_noisy: float = 0.36, denoise: float | None = 1.0,
+                 classifier: PhraseClassifier | str | bool = True,
                  accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
                  **options) -> None:
         try:
@@ -150,6 +151,7 @@ class PocketSphinx:
         self._config.update(options)
         self._garbage = float(garbage)
         self.reject, self.max_pause, self.hang = reject, int(max_pause), float(hang)
+        self.hang_noisy = float(hang_noisy)
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
         self.max_outside = max_outside
@@ -507,7 +509,7 @@ class SegmentStream:
                  source: str) -> None:
         self.engine = engine
         self.start, self.channel, self.player, self.source = start, channel, player, source
-        self.segmenter = Segmenter(engine.rate, hang=engine.hang)
+        self.segmenter = Segmenter(engine.rate, hang=engine.hang, hang_noisy=engine.hang_noisy)
         self._mark = start
         self._decided: int | None = None  # first sample of the open segment already reported
         self._looked = 0  # samples consumed at the last early look

@@ -32,13 +32,18 @@ class Segmenter:
     """Voice-activity segmentation with a lead-in and a hang-over.
 
     ``start_frames`` of the last ``start_window`` frames must be speech to
-    open a segment; ``end_frames`` non-speech frames in a row close it.
+    open a segment; ``hang`` seconds of non-speech frames in a row close it,
+    or ``hang_noisy`` seconds while the segment's loudest frame is less than
+    ``noisy_db`` above the noise floor: in loud noise the weak parts of a call
+    (the "of", a final "s") sink under the floor, and a short hang would cut
+    one call into two pieces that neither recogniser can read.
     """
 
     def __init__(self, rate: int = 16000, frame_ms: int = 30, lead_in: float = 0.3,
                  hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
                  max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0,
-                 tail_db: float = 20.0) -> None:
+                 tail_db: float = 20.0, hang_noisy: float = 0.36, noisy_db: float = 24.0
+                 ) -> None:
         from pocketsphinx import Vad
 
         self.rate = rate
@@ -46,6 +51,8 @@ class Segmenter:
         self.frame = self.vad.frame_bytes // 2
         self.lead = max(1, int(round(lead_in * rate / self.frame)))
         self.end_frames = max(1, int(round(hang * rate / self.frame)))
+        self.end_frames_noisy = max(self.end_frames, int(round(hang_noisy * rate / self.frame)))
+        self.noisy = 10 ** (noisy_db / 10)
         self.start_frames, self.start_window = start_frames, start_window
         self.max_frames = int(max_length * rate / self.frame)
         self.margin = 10 ** (energy_margin_db / 10)
@@ -116,7 +123,8 @@ class Segmenter:
             else:
                 self.current.append(f)
                 self.silent_run = 0 if speech else self.silent_run + 1
-                if self.silent_run >= self.end_frames:
+                noisy = self.peak < self.noise * self.noisy
+                if self.silent_run >= (self.end_frames_noisy if noisy else self.end_frames):
                     out.append(self._close())
                 elif len(self.current) >= self.max_frames:
                     out.append(self._close(forced=True))

@@ -1,0 +1,56 @@
+"""Voice-activity segmentation on real speech: a pause inside a call closes a
+segment in quiet, but in loud noise (where the weak parts of a call sink under
+the floor) the segmenter waits longer, so the call stays in one piece."""
+
+import numpy as np
+import pytest
+
+from referee.audio.wav import to_int16
+from referee.hearing.segmenter import Segmenter
+from speech import corpus, mix_snr, pad, pink, speech_bounds
+
+
+@pytest.fixture(scope="module")
+def halves(tmp_path_factory):
+    s = corpus(tmp_path_factory.mktemp("seg"), {"a": "espeak:en-us+m3|queen of",
+                                               "b": "espeak:en-us+m3|hearts"})
+    out = []
+    for x in (s["a"], s["b"]):  # espeak-ng's own silence around each half, off
+        a, b = speech_bounds(x, rel_db=-40)
+        out.append(x[int(a * 16000):int(b * 16000)])
+    return out
+
+
+def cut(x):
+    seg = Segmenter(16000)
+    y = to_int16(x)
+    out = []
+    for i in range(0, len(y), 1600):
+        out += seg.feed(y[i:i + 1600])
+    return out + seg.flush()
+
+
+def with_gap(halves, gap):
+    a, b = halves
+    return pad(np.concatenate([a, np.zeros(int(gap * 16000), np.float32), b]), 1.5, 1.0)
+
+
+def test_in_quiet_a_pause_of_0_3_s_ends_a_segment(halves):
+    x = with_gap(halves, 0.3)
+    quiet = mix_snr(x, pink(len(x), seed=2), 45)
+    assert len(cut(quiet)) == 2
+
+
+@pytest.mark.parametrize("snr", [10, 6])
+def test_in_loud_noise_it_does_not(halves, snr):
+    x = with_gap(halves, 0.3)
+    segs = cut(mix_snr(x, pink(len(x), seed=2), snr))
+    spans = [(s.speech_first / 16000, (s.first + len(s.samples)) / 16000) for s in segs]
+    whole = [sp for sp in spans if sp[0] < 1.6 and sp[1] > len(x) / 16000 - 1.0]
+    assert len(whole) == 1, spans
+
+
+def test_a_longer_pause_ends_it_even_in_noise(halves):
+    x = with_gap(halves, 0.7)
+    segs = cut(mix_snr(x, pink(len(x), seed=2), 10))
+    assert len(segs) >= 2
