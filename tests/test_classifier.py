@@ -8,7 +8,7 @@ from referee.audio.wav import to_int16
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
 from referee.hearing.features import N_MELS, log_mel
-from speech import corpus, mix_snr, pad, pink, recogniser
+from speech import corpus, mix_snr, pad, pink, recogniser, speech_bounds
 
 SAID = {
     "qh": ("flite:slt|queen of hearts", "queen of hearts"),
@@ -136,6 +136,30 @@ def test_a_call_in_running_chatter_is_reported_before_the_chatter_stops(speech, 
     assert abs(u.end - end_of_call) < 0.3 and abs(u.start - 0.5) < 0.2
     # And once it is reported, the stream says so: nothing earlier will come.
     assert stream.watermark >= len(x) / 16000 - 0.1
+
+
+def test_after_a_short_pause_the_bar_is_the_one_at_the_close(speech, chatter):
+    # The classifier is never sure enough for an early report (0.99), and talk
+    # goes on 0.1 s after the call, keeping the segment open. Once the talk has
+    # paused (90 ms), a call it gives 0.5 or more is reported all the same.
+    call = speech["2d"]
+    a, b = speech_bounds(call, rel_db=-20)
+    call = call[int(a * 16000):int(b * 16000)]
+    talk = np.concatenate([chatter["a"], chatter["b"]])
+    talk = talk[int(speech_bounds(talk, rel_db=-30)[0] * 16000):]
+    x = np.concatenate([np.zeros(8000), call, np.zeros(1600), talk,
+                        np.zeros(16000)]).astype(np.float32)
+    end_of_call = 0.5 + len(call) / 16000
+    engine = PocketSphinx(early=0.99)
+    got = [(t, u) for t, u in feed_blocks(engine.stream(), x) if u.kind == "call"]
+    assert [u.said for _, u in got] == ["two of diamonds"]
+    assert got[0][0] < end_of_call + 0.3
+    # Without it (the bar stays at 0.99 until the segment closes, after the
+    # talk) the call is not reported while the talk goes on.
+    late = engine.stream()
+    late.SETTLE = 10.0
+    got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
+    assert not [t for t, _ in got if t < end_of_call + len(talk) / 16000]
 
 
 def speech_end(x):

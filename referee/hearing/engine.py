@@ -497,13 +497,19 @@ class SegmentStream:
     which in babble or clatter can be a second or more after a call), the
     classifier looks at what has come so far every ``EARLY_STEP`` seconds; when
     it is sure (``engine.early``) of a call or shout, that is reported at once
-    and the rest of the segment is not decoded again."""
+    and the rest of the segment is not decoded again. After a pause of
+    ``SETTLE`` seconds the bar is the one at the segment's close
+    (``engine.accept``): the segment is then decided as it would be at its
+    close, only sooner, and talk that follows the pause does not bury it."""
 
     EARLY_STEP = 0.1
     EARLY_MIN = 0.3
     """Seconds of speech before the first look."""
     EARLY_WINDOW = 2.5
     """Seconds (the latest) the classifier looks at in an open segment."""
+    SETTLE = 0.09
+    """Seconds of non-speech at the end of an open segment after which the
+    classifier's bar for a call is ``engine.accept``, not ``engine.early``."""
 
     def __init__(self, engine: PocketSphinx, start: float, channel: int, player: str | None,
                  source: str) -> None:
@@ -559,7 +565,10 @@ class SegmentStream:
         frames = self._raw_frames(sg.current_first, x)
         skip = max(0, len(frames) - int(self.EARLY_WINDOW * 100))
         best, q, _ = eng.classify(feats=normalise(frames[skip:]))
-        if best == OTHER or q < eng.early:
+        # Once the talk has paused, what the segment holds will be decided as
+        # it is now unless talk resumes: the bar is the one at its close.
+        settled = sg.silent_run * sg.frame >= self.SETTLE * rate
+        if best == OTHER or q < (min(eng.early, eng.accept) if settled else eng.early):
             return []
         x = x[skip * HOP:]
         lead = max(0, sg.current_speech - sg.current_first - skip * HOP) / rate
