@@ -106,7 +106,8 @@ class PocketSphinx:
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
                  dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
                  decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
-                 reject: float | None = -17.0, max_pause: int = 10, hang: float = 0.21,
+                 reject: float | None = -17.0, reject_command: float | None = -20.0,
+                 max_pause: int = 10, hang: float = 0.21,
                  hang_noisy: float = 0.36, denoise: float | None = 1.0,
                  classifier: PhraseClassifier | str | bool = True,
                  accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
@@ -151,6 +152,7 @@ class PocketSphinx:
         self._config.update(options)
         self._garbage = float(garbage)
         self.reject, self.max_pause, self.hang = reject, int(max_pause), float(hang)
+        self.reject_command = reject_command
         self.hang_noisy = float(hang_noisy)
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
@@ -217,7 +219,7 @@ class PocketSphinx:
                 for i, pron in enumerate(prons):
                     d.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
             d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
-            if self.reject is not None:
+            if self.reject is not None or self.reject_command is not None:
                 # A free phone loop: the rival explanation of the same audio.
                 d.add_allphone_file("phones", None)
             d.activate_search("grammar")
@@ -279,12 +281,15 @@ class PocketSphinx:
             if m2 is not None and m2.kind == "shout":
                 text, words, pcm, pause = retry
                 m = m2
-        score = None
-        if m is not None and m.kind in ("call", "shout") and self.reject is not None:
+        score, reject = None, None
+        if m is not None:
+            reject = self.reject_command if m.kind == "command" else \
+                self.reject if m.kind in ("call", "shout") else None
+        if reject is not None:
             score = self._phone_loop(d, pcm)
         if m is None or m.kind != "call":
             pause = 0  # "no, twelve", "referee, new game": a pause is fine there
-        return text, words, self.confidence(score, pause)
+        return text, words, self.confidence(score, pause, reject)
 
     def _phone_loop(self, d, pcm: np.ndarray) -> float | None:
         """``c``: the last grammar pass's score minus a free phone loop's on the
@@ -305,16 +310,19 @@ class PocketSphinx:
         finally:
             d.activate_search("grammar")
 
-    def confidence(self, score: float | None, pause: int) -> float:
+    def confidence(self, score: float | None, pause: int, reject: float | None = None
+                   ) -> float:
         """0 for a card call with a pause of ``max_pause`` frames or more inside
         it (calls are said fluently; chatter decoded as a call is not), else the
         phone-loop score ``c`` (per frame, log base 1.0001: grammar minus free
-        phones) mapped linearly from -50..0 to 0..1; below ``reject`` it is 0."""
+        phones) mapped linearly from -50..0 to 0..1; at or below ``reject``
+        (``reject`` for calls and shouts, ``reject_command`` for commands) it
+        is 0."""
         if self.max_pause and pause >= self.max_pause:
             return 0.0
         if score is None:
             return 1.0
-        if self.reject is not None and score <= self.reject:
+        if reject is not None and score <= reject:
             return 0.0
         return float(min(1.0, max(0.001, (score + 50.0) / 50.0)))
 
