@@ -166,7 +166,6 @@ def test_in_noise_a_pause_that_would_end_a_segment_in_quiet_settles_it(speech, c
 
 
 def speech_end(x):
-    from speech import speech_bounds
     return speech_bounds(x)[1]
 
 

@@ -177,8 +177,8 @@ def _hibari_say(text: str, who: Speaker, speed: float, cents: int, seed: int) ->
 
 def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np.ndarray:
     """``text`` said by ``voice`` as float samples at 16 kHz: the benchmark's
-    :func:`~referee.bench.corpus.synthesize`, plus hibari (its pitch moved by
-    sox, as for flite and festival)."""
+    :func:`~referee.bench.corpus.synthesize`, plus hibari's speakers (``pitch``
+    in cents moves their F0 alone, see :func:`_hibari_say`)."""
     if voice.engine != "hibari":
         return corpus.synthesize(voice, text, rate, pitch)
     if _hibari() is None:
