@@ -28,6 +28,7 @@ class ToneRecogniserDouble:
     """TEST DOUBLE standing in for a Recogniser (see the module docstring)."""
 
     name = "tone-double"
+    description = name
     rate = RATE
 
     def __init__(self, threshold_db: float = -45.0, deaf: frozenset[int] = frozenset()):

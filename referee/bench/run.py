@@ -194,7 +194,7 @@ def check_against_grammar(items: list[corpus.Item], grammar) -> tuple[list[corpu
 
 
 def _engine_desc(recogniser, args) -> str:
-    desc = getattr(recogniser, "description", None) or recogniser.name
+    desc = recogniser.description
     model = getattr(recogniser, "model_path", None) or args.model
     if model:
         desc += f", model {model}"

@@ -66,6 +66,10 @@ class Recogniser(Protocol):
     name: str
     rate: int
 
+    @property
+    def description(self) -> str:
+        """What is in use, for start-up messages and reports."""
+
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> RecogniserStream: ...
 
@@ -411,6 +415,12 @@ class Vosk:
         self.phrases = self.grammar.phrase_list(vocab)
         self.grammar_json = json.dumps(self.phrases, ensure_ascii=False)
         self.min_confidence = min_confidence
+
+    @property
+    def description(self) -> str:
+        """What is in use, for start-up messages and reports (the model is
+        named apart, as ``model_path``)."""
+        return self.name
 
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> VoskStream:
