@@ -39,9 +39,10 @@ import numpy as np
 from ..bench import corpus, mixing
 from ..audio.wav import resample
 from ..bench.corpus import Voice
-from ..cards import full_deck
+from ..cards import RANK_WORDS, Suit, full_deck
 from ..hearing.classifier import OTHER
 from ..hearing.features import log_mel
+from ..hearing.grammar import Grammar
 from ..hearing.segmenter import Segmenter
 
 RATE = mixing.RATE
@@ -191,9 +192,8 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np
 
 # Texts ---------------------------------------------------------------------
 
-RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-         "jack", "queen", "king")
-SUITS = ("clubs", "diamonds", "hearts", "spades")
+RANKS = tuple(RANK_WORDS[n] for n in sorted(RANK_WORDS))
+SUITS = tuple(s.word for s in Suit)
 
 EVERYDAY = """the a and to of in it is you that he was for on are with as i his they be at one
 have this from or had by hot word but what some we can out other were all there when up use
@@ -236,10 +236,8 @@ NEAR_TEMPLATES = (
 DECOYS = ("group", "goose", "oops", "loop", "soup", "hoop", "gulp", "google", "good", "go",
           "look", "cook", "goo", "scoop", "troop", "grip", "gap", "whoops", "book", "cube",
           "two", "coop", "gold", "good one", "oops sorry")
-COMMANDS = ("referee score", "what's the score", "referee repeat", "say that again",
-            "referee undo", "undo that", "referee pause", "pause the game", "referee resume",
-            "resume the game", "referee new game", "start a new game", "referee end game",
-            "end the game")
+COMMANDS = tuple(" ".join(p.words) for p in Grammar.load().subset(["command"]).phrases)
+"""Every wording of our commands, as the grammar has them."""
 NUMBERS = ("one", "three", "seven", "eleven", "twelve", "seventeen", "twenty", "thirty one",
            "forty two", "no five", "correction nine", "eight cards", "thirteen left", "zero")
 
