@@ -57,7 +57,7 @@ def test_hibari_speakers_are_men_and_women_with_formants_moved():
     assert len({s for s in made}) == len(made)
     # the envelope's peak at bin 100 moves to bin 85 when the tract is 0.85
     env = np.exp(-0.5 * ((np.arange(601) - 100) / 6.0) ** 2)[:, None] * np.ones((1, 3))
-    moved = data._warp(env.astype(np.float32), 0.85)
+    moved = data.warp_rows(env.astype(np.float32), 0.85)
     assert moved.shape == env.shape
     assert list(np.argmax(moved, axis=0)) == [85, 85, 85]
 
@@ -100,3 +100,13 @@ def test_piper_joe_is_another_speaker_when_played_higher():
     jobs = data.plan(per_card=2, goops=20, others=100, seed=3, hibari=0.0, piper=0.5)
     share = sum(j.voice == joe for j in jobs) / len(jobs)
     assert 0.4 < share < 0.6
+
+
+def test_fit_moves_bands_as_another_vocal_tract_would():
+    from referee.train import fit
+    f = np.zeros((7, 40), np.float32)
+    f[:, 20] = 1.0
+    up, down = fit.warp_bands(f, 1.1), fit.warp_bands(f, 0.9)
+    assert up.shape == down.shape == f.shape
+    assert set(np.argmax(up, axis=1)) == {22} and set(np.argmax(down, axis=1)) == {18}
+    assert np.array_equal(fit.warp_bands(f, 1.0), f)

@@ -192,7 +192,7 @@ def _piper_say(text: str, speed: float, cents: int, seed: int) -> np.ndarray:
     return resample(x, int(round(rate * factor)), RATE).astype(np.float64)
 
 
-def _warp(a: np.ndarray, factor: float) -> np.ndarray:
+def warp_rows(a: np.ndarray, factor: float) -> np.ndarray:
     """Rows (frequency bins) of ``a`` moved up by ``factor``: what was at bin
     ``k`` is at ``k * factor`` (linear interpolation, the top row held)."""
     n = a.shape[0]
@@ -221,7 +221,7 @@ def _hibari_say(text: str, who: Speaker, speed: float, cents: int, seed: int) ->
         lh, th, ln, lr, phi, f0 = (o[0] for o in tts.sess.run(
             None, {"ids": np.asarray([ids], np.int64), "speed": np.asarray([speed], np.float32)}))
         if who.tract != 1.0:
-            lh, th, ln, lr, phi = (_warp(a, who.tract) for a in (lh, th, ln, lr, phi))
+            lh, th, ln, lr, phi = (warp_rows(a, who.tract) for a in (lh, th, ln, lr, phi))
         lh, ln, lr = lh + tilt, ln + tilt, lr + tilt
         voiced = f0 > 40.0
         if voiced.any():

@@ -3,7 +3,8 @@
 The network is the one :mod:`referee.hearing.classifier` runs in numpy; this
 computes the same function on padded batches (activations past each row's end
 are zeroed after every layer, as the numpy version has no frames there) and
-trains it with AdamW, label smoothing and SpecAugment-style masks. A tenth of
+trains it with AdamW, label smoothing, SpecAugment-style masks and bands
+moved up or down a little (another vocal tract). A tenth of
 the training voices is kept out of the fit to report how it does on voices it
 has not seen.
 """
@@ -19,6 +20,7 @@ import numpy as np
 from ..cards import full_deck
 from ..hearing.classifier import OTHER, PhraseClassifier
 from ..hearing.features import N_MELS
+from .data import warp_rows
 
 LAYERS = [(5, 1, 96), (5, 2, 128), (5, 1, 128), (5, 2, 160), (3, 1, 160)]
 HIDDEN = 128
@@ -57,6 +59,19 @@ def init_params(rng: np.random.Generator, n_classes: int) -> dict[str, np.ndarra
     return p
 
 
+WARP = 0.1
+"""How far (a factor) :func:`warp_bands` moves a row's bands at most."""
+WARP_SHARE = 0.5
+"""The share of training rows whose bands are moved."""
+
+
+def warp_bands(f: np.ndarray, factor: float) -> np.ndarray:
+    """``f`` (frames, bands) with its spectrum moved up by ``factor`` on the
+    mel scale (the top band held): the same voice from a shorter or longer
+    vocal tract, roughly (vocal tract length perturbation, on the features)."""
+    return np.ascontiguousarray(warp_rows(np.ascontiguousarray(f.T), factor).T)
+
+
 def batches(idx: np.ndarray, feats, y, rng: np.random.Generator, size: int, augment: bool):
     """Padded batches of rows of similar length: (x, lengths, labels)."""
     lens = np.array([min(len(feats[i]), MAX_FRAMES) for i in idx])
@@ -74,7 +89,8 @@ def batches(idx: np.ndarray, feats, y, rng: np.random.Generator, size: int, augm
                 f = f[s:s + MAX_FRAMES]
             f = f.astype(np.float32)
             if augment:
-                f = f.copy()
+                f = f.copy() if rng.random() >= WARP_SHARE else \
+                    warp_bands(f, float(rng.uniform(1 - WARP, 1 + WARP)))
                 for _ in range(2):
                     w = int(rng.integers(0, 6))
                     b0 = int(rng.integers(0, N_MELS - w + 1))
