@@ -108,8 +108,6 @@ def test_calls_heard_after_silent_and_noisy_lead_ins(ps, speech, name, lead):
     assert (u.channel, u.player, u.source) == (1, "bob", "f")
 
 
-@pytest.mark.xfail(reason="with lw 2 'two of diamonds' in pink 20 dB decodes as the decoy "
-                   "'two diamond'", strict=False)
 def test_two_calls_in_one_stream_in_noise(ps, speech):
     x = np.concatenate([pad(speech["qh-flite"], 0.5, 0.8), pad(speech["2d-flite"], 0, 0.8)])
     y = mix_snr(x, pink(len(x), seed=3), 20)
