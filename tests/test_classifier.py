@@ -161,7 +161,33 @@ def test_in_noise_a_pause_that_would_end_a_segment_in_quiet_settles_it(speech, c
     # Without it (the bar stays at 0.99 until the segment closes, after the
     # talk) the call is not reported while the talk goes on.
     late = engine.stream()
-    late.settle = 10.0
+    late.settle = late.STEADY = 10.0
+    got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
+    assert not [t for t, _ in got if t < end_of_call + len(talk) / 16000]
+
+
+def test_a_call_the_classifier_holds_steadily_is_reported_while_talk_runs_on(speech, chatter):
+    # No pause at all after the call, in hiss: the segment stays open through
+    # the talk and never settles, and the classifier is never sure enough for
+    # an early report (0.99). It holds "two of diamonds" at the close's bar
+    # look after look, though, and so the call is reported while the talk runs.
+    call = speech["2d"]
+    a, b = speech_bounds(call, rel_db=-20)
+    call = call[int(a * 16000):int(b * 16000)]
+    talk = np.concatenate([chatter["a"], chatter["b"]])
+    talk = talk[int(speech_bounds(talk, rel_db=-30)[0] * 16000):] * 0.25
+    x = np.concatenate([np.zeros(24000), call, talk, np.zeros(16000)])
+    x = mix_snr(x, np.random.default_rng(5).normal(0, 0.1, len(x)).astype(np.float32), 15)
+    end_of_call = 1.5 + len(call) / 16000
+    engine = PocketSphinx(early=0.99)
+    got = [(t, u) for t, u in feed_blocks(engine.stream(), x) if u.kind == "call"]
+    assert [u.said for _, u in got] == ["two of diamonds"]
+    assert got[0][0] < end_of_call + 0.6
+    assert abs(got[0][1].end - end_of_call) < 0.3
+    # Held for less than STEADY it is not believed: with a longer one the
+    # call waits for the end of the talk.
+    late = engine.stream()
+    late.STEADY = 10.0
     got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + len(talk) / 16000]
 
