@@ -291,3 +291,22 @@ def test_numbers_alone_are_not_stolen_by_card_decoys(numbers_ps, tmp_path, voice
     x = load(synth("four", tmp_path / "four.wav", voice))
     got = run(numbers_ps.stream(), pad(x, 0.5, 0.8))
     assert [(u.kind, u.said) for u in got] == [("number", "4")]
+
+
+def test_a_call_the_classifier_rules_out_is_not_believed(speech):
+    # PocketSphinx alone hears the queen; told that the classifier gives that
+    # call next to nothing (under ``support``), the same decode has
+    # confidence 0 (and its phone-loop check is not run for nothing).
+    ps = ps_alone()
+    x = to_int16(pad(speech["qh-flite"], 0.3, 0.3))
+    text, words, conf = ps.decode(x)
+    assert " ".join(w for w, _, _ in words) == "queen of hearts" and conf > 0
+    assert ps.ruled_out("queen of hearts", {"queen of hearts": 0.001})
+    assert not ps.ruled_out("queen of hearts", {"queen of hearts": 0.3})
+    assert not ps.ruled_out("queen of hearts", None)
+    _, again, conf = ps.decode(x, probs={"queen of hearts": 0.001, "other": 0.999})
+    assert [w for w, _, _ in again] == [w for w, _, _ in words] and conf == 0.0
+    # A command is not the classifier's to rule out.
+    cmd = to_int16(pad(speech["score-festival"], 0.3, 0.3))
+    _, w, c = ps.decode(cmd, probs={"other": 0.001})
+    assert ps.grammar.match(" ".join(x for x, _, _ in w)).said == "score" and c > 0

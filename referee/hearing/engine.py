@@ -160,6 +160,7 @@ class PocketSphinx:
         self.hang_noisy = float(hang_noisy)
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
+        self._shouts = [p.said for p in self.grammar.phrases if p.kind == "shout"]
         self.max_outside = max_outside
         self.denoise = denoise
         self._Decoder = Decoder
@@ -251,11 +252,20 @@ class PocketSphinx:
                source: str = "") -> SegmentStream:
         return SegmentStream(self, start, channel, player, source)
 
-    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0
+    def ruled_out(self, said: str, probs: dict[str, float] | None) -> bool:
+        """Whether the classifier all but rules out the phrase ``said`` (its
+        probability in ``probs`` is under ``support``): PocketSphinx's finding
+        it does not count."""
+        return probs is not None and said in probs and probs[said] < self.support
+
+    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
+               probs: dict[str, float] | None = None
                ) -> tuple[str, list[tuple[str, float, float]], float]:
         """Decode one segment: its words with (start, end) seconds within it,
         and a confidence in 0..1 (0: rejected, see :meth:`confidence`), with
-        the decoder of ``channel``.
+        the decoder of ``channel``. ``probs``: the classifier's for the
+        segment; work whose only outcome is a phrase it rules out (see
+        :meth:`ruled_out`) is skipped, and such a phrase has confidence 0.
 
         When the search ended part-way through the grammar (it can lose its
         way), or found a decoy of one or two words ("hoop" or "king of" for
@@ -277,7 +287,7 @@ class PocketSphinx:
             if not words or m or (len(words) > 2 and tuple(said.split()) in self._decoys):
                 break
         if m is None and len(words) <= 1 and self.denoise and noise is not None \
-                and len(noise) and "shout" in self.grammar.kinds:
+                and len(noise) and not all(self.ruled_out(p, probs) for p in self._shouts):
             clean = subtract_noise(samples, noise, self.denoise)
             retry = self._decode(d, clean, self.dither)
             said = " ".join(w for w, _, _ in retry[1])
@@ -286,6 +296,8 @@ class PocketSphinx:
                 text, words, pcm, pause = retry
                 m = m2
         score, reject = None, None
+        if m is not None and m.kind in ("call", "shout") and self.ruled_out(m.said, probs):
+            return text, words, 0.0
         if m is not None:
             reject = self.reject_command if m.kind == "command" else \
                 self.reject if m.kind in ("call", "shout") else None
@@ -665,7 +677,8 @@ class SegmentStream:
                 if u:
                     return u
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
-        text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel)
+        text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel,
+                                       probs)
         if not words:
             return []
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
@@ -675,8 +688,7 @@ class SegmentStream:
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
                 or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
                 or (m.kind in ("call", "shout") and checks.voiced_run(
-                    seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN) \
-                or (probs is not None and m.said in probs and probs[m.said] < eng.support):
+                    seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN):
             return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
                               self.source)]
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
