@@ -17,6 +17,7 @@ CALLS = {
     "score-festival": ("festival:kal_diphone|what's the score", "command", "score"),
 }
 CHATTER = {
+    "garden": "espeak:en-us+m3|the queen is in the garden",
     "time": "flite:slt|what time is it",
     "turn": "festival:cmu_us_slt_arctic_hts|is it my turn",
     "close": "flite:awb|that was close",
