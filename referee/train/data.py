@@ -4,7 +4,8 @@ Many TTS voices (espeak-ng's English accents with its voice variants, flite's
 and festival's Kal, festival's Ked and, with the ``train`` extra installed,
 hibari-tts's natural American woman's voice and 48 men and women made from it
 by moving its pitch, formants, intonation and spectral tilt apart, see
-:func:`speaker`) say the 52 card calls, "goop" and a
+:func:`speaker`, and piper's neural voice of Joe, a real American man, played
+higher and lower, see :func:`_piper_say`) say the 52 card calls, "goop" and a
 wide spread of other talk: chatter made of everyday words, near-misses built
 from card words ("four hearts", "the queen is mine"), decoys ("group",
 "soup"), our commands and numbers. Each utterance is mixed twice at a random
