@@ -236,8 +236,9 @@ def render(records: list[dict], meta: dict) -> str:
           "starts every item cold. CPU times are from a machine shared with other jobs."]
     if "phrase classifier" in meta.get("engine", ""):
         L += ["", "**The phrase classifier was trained on synthesised speech** "
-              "(`python -m referee.train`): espeak-ng, flite, festival and hibari-tts voices "
-              "that include the *tuning* voices' accents, variants and speakers, in noises made "
+              "(`python -m referee.train`): espeak-ng, flite, festival, hibari-tts and piper "
+              "(Joe) voices that include the *tuning* voices' accents, variants and speakers, "
+              "in noises made "
               "by the same generators with other seeds. So the tuning figures overstate what it "
               "does on new voices; the held-out voices (other espeak-ng accents and variants, the "
               "AWB, RMS and SLT speakers), their sentences and noise seeds were never trained on, "
