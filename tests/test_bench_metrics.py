@@ -116,6 +116,11 @@ def test_report_states_held_out_separately_and_the_command(tmp_path):
     assert "| queen of hearts | king of hearts | 1 |" in text
     details = report.render_details(recs, meta)
     assert "king of hearts" in details
+    # The classifier's training is stated when one worked beside the engine.
+    assert "phrase classifier was trained" not in text
+    assert "phrase classifier was trained" in report.render(
+        recs, meta | {"engine": "pocketsphinx + phrase classifier (m.npz)",
+                      "classifier": "m.npz"})
 
     # --report-only re-renders from a results file, with no recogniser at all.
     results = tmp_path / "r.jsonl"
@@ -159,8 +164,8 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
 
 def test_harness_streams_an_item_through_the_real_recogniser(tmp_path):
     from referee.bench import corpus
-    from referee.bench.run import check_against_grammar, measure
-    from referee.hearing.engine import DEFAULT_KINDS, open_recogniser
+    from referee.bench.run import _classifier_path, check_against_grammar, measure
+    from referee.hearing.engine import DEFAULT_KINDS, PocketSphinx, open_recogniser
     from referee.hearing.grammar import Grammar
 
     grammar = Grammar.load("table").subset(DEFAULT_KINDS)
@@ -174,7 +179,11 @@ def test_harness_streams_an_item_through_the_real_recogniser(tmp_path):
     item = next(i for i in items if i.voice == "flite:kal16" and i.snr == "clean"
                 and i.category == "call")
     [item] = corpus.build([item], tmp_path)
-    rec = measure(open_recogniser("pocketsphinx", grammar=grammar), item, tmp_path, 100)
+    engine = open_recogniser("pocketsphinx", grammar=grammar)
+    # the report says how the classifier beside the engine was trained
+    assert _classifier_path(engine).endswith("phrases.npz")
+    assert _classifier_path(PocketSphinx(grammar=grammar, classifier=False)) is None
+    rec = measure(engine, item, tmp_path, 100)
     assert rec["id"] == item.id and rec["expect"] == item.expect
     assert 0 < rec["cpu"] and rec["duration"] == item.duration
     for h in rec["heard"]:

@@ -234,7 +234,7 @@ def render(records: list[dict], meta: dict) -> str:
           "(the \"p\" of \"goop\") may end slightly later than the corpus says, which makes "
           "delays look longer, not shorter. Each item is its own stream, so a recogniser "
           "starts every item cold. CPU times are from a machine shared with other jobs."]
-    if "phrase classifier" in meta.get("engine", ""):
+    if meta.get("classifier"):
         L += ["", "**The phrase classifier was trained on synthesised speech** "
               "(`python -m referee.train`): espeak-ng, flite, festival, hibari-tts and piper "
               "(Joe) voices that include the *tuning* voices' accents, variants and speakers, "

@@ -104,6 +104,7 @@ def _run(args: argparse.Namespace) -> int:
             "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": _machine(load, os.getloadavg()[0]),
             "engine": _engine_desc(recogniser, args),
+            "classifier": _classifier_path(recogniser),
             "corpus": f"`{cdir}` (version {corpus.VERSION}, seed {args.seed}, "
                       f"{'quick subset, ' if args.quick else ''}{split} voices)",
             "corpus_about": corpus_about(),
@@ -191,6 +192,12 @@ def check_against_grammar(items: list[corpus.Item], grammar) -> tuple[list[corpu
         else:
             kept.append(it)
     return kept, skipped
+
+
+def _classifier_path(recogniser) -> str | None:
+    """The phrase classifier's model file working beside the engine, or None."""
+    c = getattr(recogniser, "classifier", None)
+    return None if c is None else str(c.path)
 
 
 def _engine_desc(recogniser, args) -> str:
