@@ -309,5 +309,5 @@ def test_a_call_the_classifier_rules_out_is_not_believed(speech):
     assert [w for w, _, _ in again] == [w for w, _, _ in words] and conf == 0.0
     # A command is not the classifier's to rule out.
     cmd = to_int16(pad(speech["score-festival"], 0.3, 0.3))
-    _, w, c = ps.decode(cmd, probs={"other": 0.001})
-    assert ps.grammar.match(" ".join(x for x, _, _ in w)).said == "score" and c > 0
+    _, heard, c = ps.decode(cmd, probs={"other": 0.001})
+    assert ps.grammar.match(" ".join(w for w, _, _ in heard)).said == "score" and c > 0

@@ -94,6 +94,7 @@ def test_piper_joe_is_another_speaker_when_played_higher():
     # so the speed stays (phone lengths vary from reading to reading: means)
     assert 1.1 < _spectrum_scale(plain[0], higher[0]) < 1.3
     assert 0.95 < _spectrum_scale(plain[0], plain[1]) < 1.05
+
     def mean(xs):
         return np.mean([len(x) for x in xs])
     assert 0.87 < mean(higher) / mean(plain) < 1.1  # played faster alone: 0.84
