@@ -238,11 +238,10 @@ def render(records: list[dict], meta: dict) -> str:
         L += ["", "**The phrase classifier was trained on synthesised speech** "
               "(`python -m referee.train`): espeak-ng, flite, festival, hibari-tts and piper "
               "(Joe) voices that include the *tuning* voices' accents, variants and speakers, "
-              "in noises made "
-              "by the same generators with other seeds. So the tuning figures overstate what it "
-              "does on new voices; the held-out voices (other espeak-ng accents and variants, the "
-              "AWB, RMS and SLT speakers), their sentences and noise seeds were never trained on, "
-              "and only they judge the targets."]
+              "in noises made by the same generators with other seeds. So the tuning figures "
+              "overstate what it does on new voices; the held-out voices (other espeak-ng "
+              "accents and variants, the AWB, RMS and SLT speakers), their sentences and noise "
+              "seeds were never trained on, and only they judge the targets."]
     if meta.get("skipped"):
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]

@@ -238,21 +238,20 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0) -> np
     :func:`~referee.bench.corpus.synthesize`, plus hibari's speakers (``pitch``
     in cents moves their F0 alone, see :func:`_hibari_say`), and piper's Joe
     (see :func:`_piper_say`)."""
+    if voice.engine not in ("hibari", "piper"):
+        return corpus.synthesize(voice, text, rate, pitch)
+    seed = zlib.crc32(f"{voice.name}/{text}/{rate}".encode())
     if voice.engine == "piper":
         if _piper() is None:
             raise corpus.CorpusError("piper-tts or its voice is not installed "
                                      "(pip install -e '.[train]')")
-        x = _piper_say(text, rate, pitch, seed=zlib.crc32(f"{voice.name}/{text}/{rate}".encode()))
-        return corpus.speech_only(x, voice, text)
-    if voice.engine != "hibari":
-        return corpus.synthesize(voice, text, rate, pitch)
-    if _hibari() is None:
-        raise corpus.CorpusError("hibari-tts is not installed (pip install -e '.[train]')")
-    x = _hibari_say(text, speaker(voice.name), rate, pitch,
-                    seed=zlib.crc32(f"{voice.name}/{text}/{rate}".encode()))
-    x = resample(x, 24000, RATE).astype(np.float64)
+        x = _piper_say(text, rate, pitch, seed)
+    else:
+        if _hibari() is None:
+            raise corpus.CorpusError("hibari-tts is not installed (pip install -e '.[train]')")
+        x = resample(_hibari_say(text, speaker(voice.name), rate, pitch, seed),
+                     24000, RATE).astype(np.float64)
     return corpus.speech_only(x, voice, text)
-
 
 # Texts ---------------------------------------------------------------------
 

@@ -69,7 +69,7 @@ def warp_bands(f: np.ndarray, factor: float) -> np.ndarray:
     """``f`` (frames, bands) with its spectrum moved up by ``factor`` on the
     mel scale (the top band held): the same voice from a shorter or longer
     vocal tract, roughly (vocal tract length perturbation, on the features)."""
-    return np.ascontiguousarray(warp_rows(np.ascontiguousarray(f.T), factor).T)
+    return warp_rows(f.T, factor).T
 
 
 def batches(idx: np.ndarray, feats, y, rng: np.random.Generator, size: int, augment: bool):
