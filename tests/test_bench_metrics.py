@@ -192,3 +192,65 @@ def test_harness_streams_an_item_through_the_real_recogniser(tmp_path):
         assert (h["flushed"] or round(h["emitted"] * 1000) % 100 == 0
                 or h["emitted"] == pytest.approx(rec["duration"], abs=1e-3))
     assert M.outcome(rec) in ("correct", "extra", "wrong", "missed")
+
+
+class SlowRecogniser:
+    """A stand-in recogniser for the harness's own accounting (not for hearing):
+    its stream spends ``work`` CPU seconds on the block that ends at ``busy_at``
+    seconds and reports a call from the next block, as a recogniser that
+    decides ahead of time and reports later would."""
+
+    rate = 16000
+
+    def __init__(self, busy_at: float, work: float) -> None:
+        self.busy_at, self.work = busy_at, work
+
+    def stream(self, start=0.0, channel=0, player=None, source=""):
+        return _SlowStream(self)
+
+
+class _SlowStream:
+    def __init__(self, rec: SlowRecogniser) -> None:
+        self.rec, self.n = rec, 0
+
+    def feed(self, samples):
+        import time
+
+        from referee.hearing.engine import Utterance
+
+        self.n += len(samples)
+        t = self.n / self.rec.rate
+        if abs(t - self.rec.busy_at) < 1e-9:
+            c0 = time.process_time()
+            while time.process_time() - c0 < self.rec.work:
+                pass
+        if abs(t - self.rec.busy_at - 0.1) < 1e-9:
+            return [Utterance("call", "queen of hearts", 0.5, 1.0, 0.9, 0, None, "")]
+        return []
+
+    def close(self):
+        return []
+
+
+def test_harness_counts_work_still_running_when_a_block_arrives(tmp_path):
+    # One core takes the blocks in order: 0.3 s of work on the block that
+    # ends at 1.0 s is still running when the next block arrives at 1.1 s, so
+    # the call that block returns comes out 0.2 s after it arrived, at least.
+    import numpy as np
+
+    from referee.audio.wav import write_wav
+    from referee.bench import corpus
+    from referee.bench.run import measure
+
+    write_wav(tmp_path / "x.wav", np.zeros(32000, np.float32), 16000)
+    item = corpus.Item(id="x", split="tuning", category="call", text="queen of hearts",
+                       expect="queen of hearts", voice="flite:kal", family="flite",
+                       snr="clean", noise="silence", rate=1.0, pitch=0, peak_dbfs=-6.0,
+                       lead=0.5, trail=1.0, seed=1, file="x.wav", speech_start=0.5,
+                       speech_end=1.0, duration=2.0)
+    rec = measure(SlowRecogniser(busy_at=1.0, work=0.3), item, tmp_path, 100)
+    [h] = rec["heard"]
+    assert h["emitted"] == pytest.approx(1.1)
+    assert h["compute"] >= 0.2 - 1e-6
+    assert M.delays([rec])[0] == pytest.approx(h["emitted"] - 1.0 + h["compute"])
+    assert M.delays([rec])[0] >= 0.3 - 1e-6

@@ -5,8 +5,10 @@ A record is a dict (one JSON line of the results file) with the item's fields
 ``noise``, ``speech_start``, ``speech_end``, ``duration``) and what the
 recogniser did: ``heard`` (a list of dicts with ``kind``, ``said``,
 ``start``, ``end``, ``confidence``, ``emitted`` — the audio time in seconds at
-which the block that produced it ended — ``compute`` — CPU seconds spent in
-that ``feed``/``close`` call — and ``flushed`` — true if it came only from
+which the block that produced it ended — ``compute`` — seconds from that
+block's arrival until the ``feed``/``close`` call returned, on one core taking
+the blocks in order (the call's CPU time plus any work on earlier blocks still
+running when it arrived) — and ``flushed`` — true if it came only from
 ``close()``), ``cpu`` (CPU seconds of recognition) and ``wall``.
 """
 
@@ -108,7 +110,9 @@ def real_time_factor(records: Iterable[dict]) -> float | None:
 def delays(records: Iterable[dict]) -> list[float]:
     """Seconds from the end of each correctly heard phrase (the end of its
     speech in the file) to its event: the audio time at which the block that
-    produced it ended, minus the speech end, plus the compute time of that call.
+    produced it ended, minus the speech end, plus the time from that block's
+    arrival to the return of the call that produced it on one core (its CPU
+    time and any work on earlier blocks still running when it arrived).
     Only the first utterance with the expected phrase of each positive counts."""
     out = []
     for r in records:

@@ -213,8 +213,10 @@ def render(records: list[dict], meta: dict) -> str:
     L += [f"Audio is fed to the recogniser in {meta.get('block_ms', 100)} ms blocks, one stream "
           "per item, as a live microphone would deliver it. The delay of a heard call is the "
           "audio time at the end of the block whose `feed` returned it, minus the end of the "
-          "speech in the file, plus the CPU time of that `feed` call (what the event would "
-          "lag the speaker by on an idle core). \"Only at end of input\" counts calls that "
+          "speech in the file, plus the time until that `feed` call returned on one core "
+          "that takes the blocks in order: its CPU time, and the rest of any earlier "
+          "call's still running when the block arrived (what the event would lag the "
+          "speaker by on an otherwise idle core). \"Only at end of input\" counts calls that "
           "came out of `close()` rather than while streaming: in a live session those would "
           "wait for more audio. RTF is CPU seconds (process time) of all `feed`/`close` "
           "calls over seconds of audio; wall time is shown too but the machine is shared.", ""]
