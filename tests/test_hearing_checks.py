@@ -64,6 +64,25 @@ def test_trim_and_speech_outside_find_the_loud_part():
     assert checks.speech_outside(x, RATE, 0.5, 1.8) == 0.0
 
 
+def test_clatter_outside_the_phrase_is_not_speech_but_a_voice_is():
+    clatter = mixing.clatter(RATE // 2, mixing.rng_for(4, "clatter")) * 20000
+    phrase = tone(150.0, 0.5)
+    gap = np.zeros(RATE // 2)
+    x = np.concatenate([gap, phrase, gap, clatter, gap])
+    a, b = checks.trim(x, RATE, 0.2, 1.1)
+    loud = checks.speech_outside(x, RATE, a, b, voiced_only=False)
+    assert loud >= 0.05
+    assert checks.speech_outside(x, RATE, a, b) == 0.0
+    # a voice with a hiss (an unvoiced consonant) straight after it, both
+    # outside the phrase: all of it may be speech
+    hiss = mixing.white(RATE // 20, np.random.default_rng(1)) * 6000
+    y = np.concatenate([gap, phrase, gap, tone(200.0, 0.3), hiss, gap])
+    a, b = checks.trim(y, RATE, 0.2, 1.1)
+    assert checks.speech_outside(y, RATE, a, b) == pytest.approx(
+        checks.speech_outside(y, RATE, a, b, voiced_only=False), abs=0.011)
+    assert checks.speech_outside(y, RATE, a, b) >= 0.3
+
+
 def test_subtraction_takes_out_steady_noise_and_keeps_the_tone():
     rng = np.random.default_rng(7)
     noise = mixing.pink(3 * RATE, rng) * 2000

@@ -50,10 +50,18 @@ def trim(x: np.ndarray, rate: int, start: float, end: float, below: float = 35.0
     return (i + on[0]) / 100.0, (i + on[-1] + 1) / 100.0
 
 
-def speech_outside(x: np.ndarray, rate: int, start: float, end: float) -> float:
+VOICED_NEAR = 5
+"""10 ms steps: a loud frame this close to a voiced step may be speech (the
+consonants round a vowel are not voiced themselves)."""
+
+
+def speech_outside(x: np.ndarray, rate: int, start: float, end: float,
+                   voiced_only: bool = True) -> float:
     """Seconds of loud sound in ``x`` outside [start, end] (plus 100 ms either
-    side): speech the phrase does not account for ("I have" before "four of
-    hearts") that the decoder put down as silence."""
+    side) that may be speech, being voiced or next to voiced sound: speech the
+    phrase does not account for ("I have" before "four of hearts") that the
+    decoder put down as silence. Clatter, slaps and hiss are loud but not
+    voiced, and do not count (``voiced_only`` False: they do)."""
     e = frame_levels(x, rate)
     n = len(e)
     i, j = max(0, int(start * 100)), min(n, int(round(end * 100)))
@@ -63,6 +71,14 @@ def speech_outside(x: np.ndarray, rate: int, start: float, end: float) -> float:
     thr = max(peak - 25.0, floor + 0.6 * (peak - floor))
     loud = e >= thr
     loud[max(0, i - 10):min(n, j + 10)] = False
+    if voiced_only and loud.any():
+        # voiced step k spans frames k..k+3 (a 40 ms window on a 10 ms hop)
+        v = np.zeros(n + 2 * VOICED_NEAR + 4, bool)
+        steps = np.flatnonzero(voiced(x, rate))
+        for d in range(-VOICED_NEAR, VOICED_NEAR + 4):
+            idx = steps + d + VOICED_NEAR
+            v[idx[(idx >= 0) & (idx < len(v))]] = True
+        loud &= v[VOICED_NEAR:VOICED_NEAR + n]
     return float(loud.sum()) / 100.0
 
 
