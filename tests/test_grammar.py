@@ -51,7 +51,12 @@ def test_commands_are_ones_the_table_knows(g):
     assert cmds and all(c.replace(" ", "-") in COMMANDS for c in cmds)
     assert g.match("referee score").said == "score"
     assert g.match("what's the score").said == "score"
-    assert g.match("start a new game").said == "new game"
+    assert g.match("referee new game").said == "new game"
+    # what undoes or ends something needs the prefix: table talk has the rest
+    for everyday in ("undo that", "start a new game", "end the game"):
+        assert g.match(everyday) is None
+    assert g.match("referee undo").said == "undo"
+    assert g.match("referee end game").said == "end"
     assert g.match("score") is None  # one short word is too easy to say in passing
 
 

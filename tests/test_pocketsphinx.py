@@ -129,9 +129,26 @@ COMMAND_CHATTER = {
 }
 SAID_COMMANDS = {
     "undo": ("flite:kal|referee undo", "undo"),
-    "new": ("espeak:en-gb+f2|start a new game", "new game"),
+    "new": ("espeak:en-gb+f2|referee new game", "new game"),
     "again": ("espeak:en-us+m3|say that again", "repeat"),
 }
+
+
+#: Everyday wordings of the commands that undo or end something, and chatter
+#: that PocketSphinx once heard as "undo that".
+EVERYDAY_UNDO_OR_END = {
+    "undo": "flite:kal|undo that",
+    "new": "espeak:en-gb+f2|start a new game",
+    "end": "festival:kal_diphone|end the game",
+    "door": "flite:kal|did you lock the back door",
+}
+
+
+def test_commands_that_undo_or_end_something_need_the_referee_prefix(ps, tmp_path_factory):
+    said = corpus(tmp_path_factory.mktemp("everyday"), EVERYDAY_UNDO_OR_END)
+    for name in EVERYDAY_UNDO_OR_END:
+        got = run(ps.stream(), pad(said[name], 0.5, 0.8))
+        assert not [u for u in got if u.kind != "unknown"], (name, got)
 
 
 def test_chatter_does_not_become_a_command_but_commands_are_heard(ps, tmp_path_factory):

@@ -29,7 +29,7 @@ from ..cards import full_deck
 from . import mixing
 from .mixing import RATE
 
-VERSION = 2
+VERSION = 3
 """Bump when the plan or the mixing changes, so old caches are not reused."""
 
 SPLITS = ("tuning", "held-out")
@@ -88,7 +88,7 @@ COMMANDS = {
     "tuning": (("referee score", "score"), ("say that again", "repeat"),
                ("referee undo", "undo"), ("referee new game", "new game")),
     "held-out": (("what's the score", "score"), ("referee repeat", "repeat"),
-                 ("undo that", "undo"), ("referee pause", "pause")),
+                 ("referee end game", "end"), ("referee pause", "pause")),
 }
 
 #: Talk with no card words in it.

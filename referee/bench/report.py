@@ -235,7 +235,9 @@ def render(records: list[dict], meta: dict) -> str:
           "where the signal falls 40 dB below its loudest 10 ms, so a soft final consonant "
           "(the \"p\" of \"goop\") may end slightly later than the corpus says, which makes "
           "delays look longer, not shorter. Each item is its own stream, so a recogniser "
-          "starts every item cold. CPU times are from a machine shared with other jobs."]
+          "starts every item cold, except that PocketSphinx's front end keeps the noise "
+          "estimate it last had on the channel, from the item before (in a live session, "
+          "from the utterance before). CPU times are from a machine shared with other jobs."]
     if meta.get("classifier"):
         L += ["", "**The phrase classifier was trained on synthesised speech** "
               "(`python -m referee.train`): espeak-ng, flite, festival, hibari-tts and piper "
@@ -243,7 +245,10 @@ def render(records: list[dict], meta: dict) -> str:
               "in noises made by the same generators with other seeds. So the tuning figures "
               "overstate what it does on new voices; the held-out voices (other espeak-ng "
               "accents and variants, the AWB, RMS and SLT speakers), their sentences and noise "
-              "seeds were never trained on, and only they judge the targets."]
+              "seeds were never trained on, and only they judge the targets. One exception: "
+              "the command \"referee end game\", held out since corpus version 3, is in the "
+              "shipped model's training sets (made before), said by training voices and "
+              "labelled *other*, as every command is; commands are PocketSphinx's to hear."]
     if meta.get("skipped"):
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]
