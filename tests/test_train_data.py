@@ -114,3 +114,40 @@ def test_fit_moves_bands_as_another_vocal_tract_would():
     assert up.shape == down.shape == f.shape
     assert set(np.argmax(up, axis=1)) == {22} and set(np.argmax(down, axis=1)) == {18}
     assert np.array_equal(fit.warp_bands(f, 1.0), f)
+
+
+def test_a_vocoded_call_keeps_its_words_and_pitch_but_not_its_source(tmp_path):
+    from referee.audio.wav import to_int16
+    from referee.hearing.engine import PocketSphinx
+    from referee.train.vocoder import HOP, pitch, vocode
+    from speech import pad
+
+    x = speech_corpus(tmp_path, {"q": "flite:kal|seven of diamonds"})["q"].astype(np.float64)
+    y = vocode(x, np.random.default_rng(0), order=20, smooth=3, breath=0.1)
+    assert len(y) == len(x)
+    assert np.sqrt(np.mean(y ** 2)) == pytest.approx(np.sqrt(np.mean(x ** 2)), rel=1e-6)
+    # the same pitch where both are voiced ...
+    f_x, f_y = pitch(x, len(x) // HOP), pitch(y, len(y) // HOP)
+    both = (f_x > 0) & (f_y > 0)
+    assert both.sum() > 0.5 * (f_x > 0).sum()
+    assert np.median(np.abs(f_y[both] / f_x[both] - 1)) < 0.05
+    # ... but another waveform: the source is pulses and noise, not the voice's
+    assert abs(np.corrcoef(x, y)[0, 1]) < 0.5
+    # and still the words: PocketSphinx alone reads them
+    ps = PocketSphinx(classifier=False)
+    stream = ps.stream()
+    pcm = to_int16(pad((y / np.abs(y).max() * 0.5).astype(np.float32), 0.5, 0.8))
+    got = []
+    for i in range(0, len(pcm), 1600):
+        got += stream.feed(pcm[i:i + 1600])
+    got += stream.close()
+    assert [(u.kind, u.said) for u in got] == [("call", "seven of diamonds")]
+
+
+def test_a_share_of_a_plan_is_vocoded_and_the_rest_is_as_before():
+    before = data.plan(per_card=2, goops=20, others=100, seed=5)
+    after = data.plan(per_card=2, goops=20, others=100, seed=5, vocode=0.4)
+    assert not any(j.vocoded for j in before)
+    assert [(j.text, j.voice, j.seed) for j in after] == [(j.text, j.voice, j.seed) for j in before]
+    share = np.mean([j.vocoded for j in after])
+    assert 0.3 < share < 0.5

@@ -1,6 +1,7 @@
 """``python -m referee.train data|fit``: rebuild the phrase classifier.
 
     python -m referee.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
+                                 [--vocode F]
     python -m referee.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE]
 """
@@ -29,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of utterances said by hibari-tts (default %(default)s)")
     d.add_argument("--piper", type=float, default=0.0,
                    help="share of utterances said by piper's Joe (default %(default)s)")
+    d.add_argument("--vocode", type=float, default=0.0,
+                   help="share of utterances made again by a source-filter vocoder, as "
+                        "statistical parametric voices sound (default %(default)s)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
@@ -42,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.what == "data":
         from . import data
-        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper)
+        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode)
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")

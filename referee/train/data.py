@@ -34,7 +34,7 @@ import multiprocessing as mp
 import random
 import re
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -346,13 +346,17 @@ class Job:
     rate: float
     pitch: int
     seed: int
+    vocoded: bool = False
+    """Made again by a source-filter vocoder (see :mod:`.vocoder`)."""
 
 
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
-         hibari: float = 0.15, piper: float = 0.0) -> list[Job]:
+         hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0) -> list[Job]:
     """The utterances of one training set; ``hibari`` and ``piper``: the
     shares said by hibari-tts's speakers and by piper's Joe (when installed),
-    the rest by espeak-ng (55 : 15 : 15 with flite and festival)."""
+    the rest by espeak-ng (55 : 15 : 15 with flite and festival); ``vocode``:
+    the share made again by a vocoder, as statistical parametric voices sound
+    (drawn from each job's seed, so a plan without it is as before)."""
     rng = random.Random(seed)
     voices = training_voices()
     by_family = {f: [v for v in voices if v.engine == f]
@@ -377,9 +381,12 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
         fam = rng.choices(("espeak-ng", "flite", "festival", "hibari", "piper"),
                           (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper))[0]
         fam = fam if by_family.get(fam) else "espeak-ng"
-        jobs.append(Job(i, text, label, rng.choice(by_family[fam]),
-                        round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),
-                        rng.randrange(2**31)))
+        job = Job(i, text, label, rng.choice(by_family[fam]),
+                  round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),
+                  rng.randrange(2**31))
+        if vocode > 0 and (job.seed % 10007) / 10007 < vocode:
+            job = replace(job, vocoded=True)
+        jobs.append(job)
     return jobs
 
 
@@ -549,6 +556,9 @@ def _work(job: Job):
         speech = synthesize(job.voice, job.text, job.rate, job.pitch)
     except corpus.CorpusError:
         return job, []
+    if job.vocoded:
+        from .vocoder import vocode
+        speech = vocode(speech, np.random.default_rng(job.seed + 1))
     return job, mixes(job, speech)
 
 
