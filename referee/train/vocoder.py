@@ -2,14 +2,15 @@
 
 Statistical parametric voices (HTS, clustergen: flite's and festival's
 natural-sounding voices) are made this way: a spectral envelope per few
-milliseconds, smoothed over time, excites by a pulse train at the pitch where
-the speech is voiced and by noise where it is not. Their sound (buzzy, the
+milliseconds, smoothed over time, is excited by a pulse train at the pitch
+where the speech is voiced and by noise where it is not. Their sound (buzzy, the
 fine structure of the spectrum gone) is unlike both the formant and diphone
 voices and the neural ones the classifier is trained on, so :func:`vocode`
 gives any training utterance that sound: the utterance's own LPC envelope and
 pitch, re-excited.
 
-Training only (it uses SciPy, which JAX brings): nothing at run time needs it.
+Training only (it uses SciPy, in the ``train`` extra): nothing at run time
+needs it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ PREEMPHASIS = 0.97
 
 def _frames(x: np.ndarray, size: int, n: int) -> np.ndarray:
     """``n`` windows of ``size`` samples, one per ``HOP``, centred on each step."""
-    pad = np.pad(x, (size // 2, size + n * HOP))
+    pad = np.pad(x, (size // 2, size))
     return np.lib.stride_tricks.sliding_window_view(pad, size)[::HOP][:n]
 
 
