@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import time
 
+import numpy as np
 import pytest
 
 from referee.bench import metrics as M
 from referee.bench import report
 from referee.cli import main
+from referee.events import Utterance
 
 
 def heard(said, kind="call", emitted=2.0, compute=0.01, start=0.5, end=1.5, flushed=False):
@@ -214,10 +217,6 @@ class _SlowStream:
         self.rec, self.n = rec, 0
 
     def feed(self, samples):
-        import time
-
-        from referee.hearing.engine import Utterance
-
         self.n += len(samples)
         t = self.n / self.rec.rate
         if abs(t - self.rec.busy_at) < 1e-9:
@@ -236,8 +235,6 @@ def test_harness_counts_work_still_running_when_a_block_arrives(tmp_path):
     # One core takes the blocks in order: 0.3 s of work on the block that
     # ends at 1.0 s is still running when the next block arrives at 1.1 s, so
     # the call that block returns comes out 0.2 s after it arrived, at least.
-    import numpy as np
-
     from referee.audio.wav import write_wav
     from referee.bench import corpus
     from referee.bench.run import measure
