@@ -113,6 +113,18 @@ def voiced_run(x: np.ndarray, rate: int, threshold: float = 0.5) -> int:
     return best
 
 
+def low_band_autocorrelation(frames: np.ndarray, rate: int) -> np.ndarray:
+    """The autocorrelation (lags 0 to the frame length) of each row of
+    ``frames``, its mean taken out and Hann-windowed, over the band under
+    1 kHz: pitch lives in the low harmonics, and the ringing of chips and
+    coins, which is periodic too, lies above."""
+    size = frames.shape[1]
+    frames = frames - frames.mean(axis=1, keepdims=True)
+    power = np.abs(np.fft.rfft(frames * np.hanning(size)[None, :], 2 * size, axis=1)) ** 2
+    power[:, int(1000 * 2 * size / rate) + 1:] = 0.0
+    return np.fft.irfft(power, axis=1)[:, :size]
+
+
 def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
     """For each 10 ms step of ``x``, whether it is voiced: a 40 ms window whose
     normalised autocorrelation (of the band under 1 kHz) peaks above
@@ -125,15 +137,10 @@ def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
     if len(x) < size:
         return np.zeros(0, bool)
     n = 1 + (len(x) - size) // hop
-    frames = x[np.arange(size)[None, :] + hop * np.arange(n)[:, None]]
-    frames = frames - frames.mean(axis=1, keepdims=True)
-    window = np.hanning(size)
-    power = np.abs(np.fft.rfft(frames * window[None, :], 2 * size, axis=1)) ** 2
-    # Pitch lives in the low harmonics: the autocorrelation of the band under
-    # 1 kHz ignores the ringing of chips and coins, which is periodic too.
-    power[:, int(1000 * 2 * size / rate) + 1:] = 0.0
-    ac = np.fft.irfft(power, axis=1)[:, :size]
+    ac = low_band_autocorrelation(x[np.arange(size)[None, :] + hop * np.arange(n)[:, None]],
+                                  rate)
     # Undo the window's own taper of longer lags.
+    window = np.hanning(size)
     wac = np.correlate(window, window, "full")[size - 1:]
     ac = ac / np.maximum(wac[None, :], 1e-9) * wac[0]
     energy = ac[:, 0] + 1e-9

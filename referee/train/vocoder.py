@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..hearing.checks import low_band_autocorrelation
+
 RATE = 16000
 HOP = RATE // 200
 """Samples per analysis step (5 ms)."""
@@ -52,11 +54,7 @@ def levinson(r: np.ndarray, order: int) -> tuple[np.ndarray, np.ndarray]:
 def pitch(x: np.ndarray, n: int, threshold: float = 0.45) -> np.ndarray:
     """F0 in Hz of each 5 ms step (0: unvoiced), from the normalised
     autocorrelation of 40 ms windows, between 60 and 400 Hz, median-smoothed."""
-    f = _frames(x, PITCH_WIN, n)
-    f = f - f.mean(axis=1, keepdims=True)
-    spec = np.abs(np.fft.rfft(f * np.hanning(PITCH_WIN), 2 * PITCH_WIN, axis=1)) ** 2
-    spec[:, int(1000 * 2 * PITCH_WIN / RATE) + 1:] = 0.0  # pitch lives under 1 kHz
-    ac = np.fft.irfft(spec, axis=1)[:, :PITCH_WIN]
+    ac = low_band_autocorrelation(_frames(x, PITCH_WIN, n), RATE)
     lo, hi = RATE // 400, RATE // 60
     band = ac[:, lo - 1:hi + 1]
     inner = band[:, 1:-1]
