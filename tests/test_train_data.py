@@ -151,3 +151,23 @@ def test_a_share_of_a_plan_is_vocoded_and_the_rest_is_as_before():
     assert [(j.text, j.voice, j.seed) for j in after] == [(j.text, j.voice, j.seed) for j in before]
     share = np.mean([j.vocoded for j in after])
     assert 0.3 < share < 0.5
+
+
+def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers():
+    fam = data.family
+    assert fam(corpus.Voice("espeak-ng", "mb-us1", "train")) == "diphone"
+    assert fam(corpus.Voice("festival", "us3_mbrola", "train")) == "diphone"
+    assert fam(corpus.Voice("festival", "rab_diphone", "train")) == "diphone"
+    assert fam(corpus.Voice("festival", "kal_diphone", "train")) == "festival"
+    assert fam(corpus.Voice("espeak-ng", "en-us+m3", "train")) == "espeak-ng"
+    names = {v.name for v in data.training_voices()}
+    assert not names & {"mb-us2", "us2_mbrola", "mb-en1", "en1_mbrola", "don_diphone"}
+    installed = data.diphone_voices()
+    assert {v.name for v in installed} <= names
+    before = data.plan(per_card=2, goops=20, others=100, seed=5)
+    after = data.plan(per_card=2, goops=20, others=100, seed=5, diphone=0.3)
+    assert not [j for j in before if fam(j.voice) == "diphone"]
+    assert [j.text for j in after] == [j.text for j in before]
+    share = np.mean([fam(j.voice) == "diphone" for j in after])
+    # Without the (non-free) voices installed, espeak-ng says their share.
+    assert (0.2 < share < 0.4) if installed else share == 0

@@ -1,7 +1,7 @@
 """``python -m referee.train data|fit``: rebuild the phrase classifier.
 
     python -m referee.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
-                                 [--vocode F]
+                                 [--vocode F] [--diphone F]
     python -m referee.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE]
 """
@@ -33,6 +33,10 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--vocode", type=float, default=0.0,
                    help="share of utterances made again by a source-filter vocoder, as "
                         "statistical parametric voices sound (default %(default)s)")
+    d.add_argument("--diphone", type=float, default=0.0,
+                   help="share of utterances said by more people's diphone voices: MBROLA's "
+                        "us1 and us3 (Debian non-free mbrola-us1, mbrola-us3, festvox-us1, "
+                        "festvox-us3) and festival's RAB (default %(default)s)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
@@ -46,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.what == "data":
         from . import data
-        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode)
+        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
+                          a.diphone)
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")

@@ -75,12 +75,45 @@ def training_voices() -> list[Voice]:
     voices += [Voice("espeak-ng", a, "train") for a in ESPEAK_ACCENTS]
     voices += [Voice("flite", n, "train") for n in ("kal", "kal16")]
     voices += [Voice("festival", n, "train") for n in ("kal_diphone", "ked_diphone")]
+    voices += diphone_voices()
     if _hibari() is not None:
         voices.append(Voice("hibari", "heart", "train"))
         voices += [Voice("hibari", f"heart#{k}", "train") for k in range(1, HIBARI_SPEAKERS + 1)]
     if _has_piper():
         voices.append(Voice("piper", "joe", "train"))
     return voices
+
+
+FESTIVAL_VOICES = Path("/usr/share/festival/voices")
+MBROLA_DIR = Path("/usr/share/mbrola")
+MBROLA_SPEAKERS = ("us1", "us3")
+"""MBROLA's diphone recordings of real people trained on (Debian's non-free
+``mbrola-us1``, ``mbrola-us3``: an American woman and man). ``us2``, ``en1``
+and festival's Don are never trained on: they judge what these add."""
+
+
+def diphone_voices() -> list[Voice]:
+    """More people's diphone recordings, those installed: MBROLA's speakers
+    (:data:`MBROLA_SPEAKERS`) through espeak-ng's prosody (``mb-us1``) and
+    festival's (``us1_mbrola``), and festival's RAB, a British man
+    (``festvox-rablpc16k``). They are a share of their own (``diphone``)."""
+    out = []
+    english = FESTIVAL_VOICES / "english"
+    for k in MBROLA_SPEAKERS:
+        if (MBROLA_DIR / k).is_dir():
+            out.append(Voice("espeak-ng", f"mb-{k}", "train"))
+            if (english / f"{k}_mbrola").is_dir():
+                out.append(Voice("festival", f"{k}_mbrola", "train"))
+    if (english / "rab_diphone").is_dir():
+        out.append(Voice("festival", "rab_diphone", "train"))
+    return out
+
+
+def family(voice: Voice) -> str:
+    """The share of a training set a voice belongs to: its engine, except that
+    the voices of :func:`diphone_voices` have one of their own, ``diphone``."""
+    return "diphone" if voice.name.startswith("mb-") or voice.name.endswith("_mbrola") \
+        or voice.name == "rab_diphone" else voice.engine
 
 
 HIBARI_SPEAKERS = 48
@@ -351,16 +384,18 @@ class Job:
 
 
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
-         hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0) -> list[Job]:
-    """The utterances of one training set; ``hibari`` and ``piper``: the
-    shares said by hibari-tts's speakers and by piper's Joe (when installed),
-    the rest by espeak-ng (55 : 15 : 15 with flite and festival); ``vocode``:
+         hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
+         diphone: float = 0.0) -> list[Job]:
+    """The utterances of one training set; ``hibari``, ``piper`` and
+    ``diphone``: the shares said by hibari-tts's speakers, by piper's Joe and
+    by :func:`diphone_voices` (when installed; else espeak-ng says them), the rest
+    by espeak-ng (55 : 15 : 15 with flite and festival); ``vocode``:
     the share made again by a vocoder, as statistical parametric voices sound
     (drawn from each job's seed, so a plan without it is as before)."""
     rng = random.Random(seed)
     voices = training_voices()
-    by_family = {f: [v for v in voices if v.engine == f]
-                 for f in ("espeak-ng", "flite", "festival", "hibari", "piper")}
+    families = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone")
+    by_family = {f: [v for v in voices if family(v) == f] for f in families}
     banned = held_out_texts()
     lines: list[tuple[str, str]] = []
     for text, label in card_texts():
@@ -377,9 +412,9 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
         n += 1
     jobs = []
     for i, (text, label) in enumerate(lines):
-        rest = (1.0 - hibari - piper) / 0.85
-        fam = rng.choices(("espeak-ng", "flite", "festival", "hibari", "piper"),
-                          (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper))[0]
+        rest = (1.0 - hibari - piper - diphone) / 0.85
+        fam = rng.choices(families,
+                          (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper, diphone))[0]
         fam = fam if by_family.get(fam) else "espeak-ng"
         job = Job(i, text, label, rng.choice(by_family[fam]),
                   round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),
