@@ -47,6 +47,28 @@ def test_segments_are_labelled_as_the_recogniser_cuts_them(tmp_path):
     assert {label for _, label in data.label_segments(noise, 0, 0, OTHER)} <= {OTHER}
 
 
+def test_a_call_with_talk_straight_after_it_is_labelled_by_its_beginning(tmp_path):
+    said = speech_corpus(tmp_path, {"q": "espeak:en-us+m3|queen of hearts",
+                                    "t": "espeak:en-gb+f2|and then we all went home"})
+    call, talk = (said[k].astype(np.float64) for k in ("q", "t"))
+    a, b = mixing.active_span(call)
+    x = np.concatenate([call[:b], np.zeros(400), talk])
+    m = mixing.mix(x, None, None, lead=8000, trail=16000, peak_dbfs=-6)
+    start, end = 8000 + a, 8000 + b
+    got = data.label_segments(m.audio, start, end, "queen of hearts", np.random.default_rng(0),
+                              talk_after=True)
+    # Not the segment whole (the call and the talk), but its beginning with
+    # 0.15-0.45 s of the talk, and a part of the call as "other".
+    assert [label for _, label in got] == ["queen of hearts", OTHER]
+    first = [f for f, _, last, _ in data.segments(m.audio) if f <= start < last][0]
+    into_talk = (len(got[0][0]) - (end - first)) / 16000
+    assert 0.15 <= into_talk <= 0.45
+    # Without the flag the whole segment would have been the call.
+    plain = data.label_segments(m.audio, start, end, "queen of hearts", np.random.default_rng(0))
+    assert [label for _, label in plain][0] == "queen of hearts"
+    assert len(plain[0][0]) > len(got[0][0]) + 0.5 * 16000
+
+
 def test_hibari_speakers_are_men_and_women_with_formants_moved():
     made = [data.speaker(f"heart#{k}") for k in range(1, data.HIBARI_SPEAKERS + 1)]
     assert data.speaker("heart") == data.Speaker(1.0, 1.0, 1.0, 0.0, False)

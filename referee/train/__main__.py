@@ -2,6 +2,7 @@
 
     python -m referee.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
                                  [--vocode F] [--diphone F]
+                                 [--talk-after F]
     python -m referee.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE]
 """
@@ -37,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of utterances said by more people's diphone voices: MBROLA's "
                         "us1 and us3 (Debian non-free mbrola-us1, mbrola-us3, festvox-us1, "
                         "festvox-us3) and festival's RAB (default %(default)s)")
+    d.add_argument("--talk-after", type=float, default=0.0,
+                   help="share of calls and shouts whose second mix has talk straight after "
+                        "them (default %(default)s)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
@@ -51,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "data":
         from . import data
         jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                          a.diphone)
+                          a.diphone, a.talk_after)
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")

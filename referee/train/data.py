@@ -381,17 +381,21 @@ class Job:
     seed: int
     vocoded: bool = False
     """Made again by a source-filter vocoder (see :mod:`.vocoder`)."""
+    talk_after: bool = False
+    """Its second mix has talk straight after the call (see :func:`mixes`)."""
 
 
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
          hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
-         diphone: float = 0.0) -> list[Job]:
+         diphone: float = 0.0, talk_after: float = 0.0) -> list[Job]:
     """The utterances of one training set; ``hibari``, ``piper`` and
     ``diphone``: the shares said by hibari-tts's speakers, by piper's Joe and
     by :func:`diphone_voices` (when installed; else espeak-ng says them), the rest
     by espeak-ng (55 : 15 : 15 with flite and festival); ``vocode``:
     the share made again by a vocoder, as statistical parametric voices sound
-    (drawn from each job's seed, so a plan without it is as before)."""
+    (drawn from each job's seed, so a plan without it is as before);
+    ``talk_after``: the share of calls and shouts whose second mix has talk
+    straight after them (drawn so too)."""
     rng = random.Random(seed)
     voices = training_voices()
     families = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone")
@@ -421,6 +425,9 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
                   rng.randrange(2**31))
         if vocode > 0 and (job.seed % 10007) / 10007 < vocode:
             job = replace(job, vocoded=True)
+        if talk_after > 0 and label != OTHER \
+                and zlib.crc32(f"talk/{job.seed}".encode()) / 2**32 < talk_after:
+            job = replace(job, talk_after=True)
         jobs.append(job)
     return jobs
 
@@ -472,8 +479,8 @@ def segments(audio: np.ndarray, hang: float = 0.21) -> list[tuple[int, int, int,
     return [(s.first, s.speech_first, s.first + len(s.samples), s.samples) for s in out]
 
 
-def label_segments(audio: np.ndarray, start: int, end: int, label: str, rng=None
-                   ) -> list[tuple[np.ndarray, str]]:
+def label_segments(audio: np.ndarray, start: int, end: int, label: str, rng=None,
+                   talk_after: bool = False) -> list[tuple[np.ndarray, str]]:
     """Segments of ``audio`` with their labels; speech spans ``[start, end)``.
 
     With ``rng``, a segment that holds a whole phrase also gives two of its
@@ -481,7 +488,12 @@ def label_segments(audio: np.ndarray, start: int, end: int, label: str, rng=None
     after the phrase ends (0-150 ms), labelled with the phrase, and one cut
     part-way through it (30-80 %), labelled ``other``: the classifier must be
     sure of a call when it has heard all of it, and not before. Beginnings of
-    other talk are ``other`` too."""
+    other talk are ``other`` too.
+
+    ``talk_after``: talk follows the phrase in the same segment. The segment
+    whole is left out (is it a call with a remark, or a sentence?), but its
+    beginning cut 0.15-0.45 s into the talk is the phrase: the recogniser
+    reports a call the classifier holds while talk runs on."""
     out = []
     for first, sfirst, last, samples in segments(audio):
         if end <= start:
@@ -489,9 +501,11 @@ def label_segments(audio: np.ndarray, start: int, end: int, label: str, rng=None
             continue
         cover = max(0, min(last, end) - max(sfirst - int(0.1 * RATE), start)) / (end - start)
         if cover >= 0.9:
-            out.append((samples, label))
+            if not talk_after:
+                out.append((samples, label))
             if rng is not None and label != OTHER and last > end:
-                cut = end - first + int(rng.uniform(0, 0.15) * RATE)
+                cut = end - first + int(rng.uniform(*((0.15, 0.45) if talk_after else (0, 0.15)))
+                                        * RATE)
                 out.append((samples[:cut], label))
                 part = start - first + int(rng.uniform(0.3, 0.8) * (end - start))
                 if part > 0:
@@ -535,6 +549,17 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
             s = resample(s, RATE, int(round(RATE * rng.uniform(0.85, 1.2)))).astype(np.float64)
         if rng.random() < 0.3:
             s = reverb(s, rng)
+        call = None
+        if job.talk_after and c == 1 and _POOL:
+            # Talk straight after the call, as at a table ("queen of hearts,
+            # your turn"): the recogniser reports a call while talk runs on
+            # once the classifier holds it (see the engine's SegmentStream).
+            a, b = mixing.active_span(s)
+            t = _POOL[int(rng.integers(len(_POOL)))]
+            peak = float(np.max(np.abs(s))) or 1.0
+            t = t * peak * rng.uniform(0.4, 1.0) / max(float(np.max(np.abs(t))), 1e-9)
+            s = np.concatenate([s[:b], np.zeros(int(rng.uniform(0.0, 0.08) * RATE)), t])
+            call = (a, b)
         lead = int(rng.uniform(0.2, 1.2) * RATE)
         trail = int(rng.uniform(0.4, 1.0) * RATE)
         n = lead + len(s) + trail
@@ -548,7 +573,7 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
             kind = str(rng.choice(mixing.NOISE_KINDS))
             snr = float(rng.uniform(0, 25))
             noise = _noise(kind, n, rng)
-        if _CALLS and rng.random() < 0.15:
+        if call is None and _CALLS and rng.random() < 0.15:
             # Another player's call leaking in, 8-20 dB down, somewhere near.
             other = _CALLS[int(rng.integers(len(_CALLS)))]
             leak = np.zeros(n)
@@ -567,9 +592,11 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
                        peak_dbfs=float(rng.uniform(-30, -3)))
         if span is not None:
             m.speech_start, m.speech_end = span
+        if call is not None:
+            m.speech_start, m.speech_end = lead + call[0], lead + call[1]
         cond = kind if snr is None else f"{kind}@{snr:.0f}"
         for samples, label in label_segments(m.audio, m.speech_start, m.speech_end, job.label,
-                                              rng):
+                                              rng, talk_after=call is not None):
             out.append((log_mel(samples).astype(np.float16), label, cond))
     return out
 
