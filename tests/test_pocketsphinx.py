@@ -267,6 +267,16 @@ def test_without_rejection_the_grammar_forces_a_card_on_chatter(near_misses):
     assert [u.kind for u in got] == ["call"]
 
 
+def test_the_viterbi_path_is_the_answer_and_has_only_the_phrase_s_words(speech):
+    ps = ps_alone()
+    # No lattice pass: the binding takes any string, "no" too, for true.
+    assert ps.decoder.config["bestpath"] is False
+    text, words, conf = ps.decode(to_int16(pad(speech["qh-flite"], 0.3, 0.3)))
+    # The grammar's empty steps ("(NULL)") are not words.
+    assert [w for w, _, _ in words] == ["queen", "of", "hearts"] and conf > 0
+    assert all(b > a for _, a, b in words)
+
+
 def test_a_call_with_pauses_between_its_words_is_not_a_call(tmp_path):
     # "queen ... of ... hearts" with 0.11 s gaps: shorter than the segmenter's
     # end-of-speech wait, so one segment, which the plain grammar takes for a call.
