@@ -5,14 +5,17 @@ and festival's Kal, festival's Ked and, with the ``train`` extra installed,
 hibari-tts's natural American woman's voice and 48 men and women made from it
 by moving its pitch, formants, intonation and spectral tilt apart, see
 :func:`speaker`, and piper's neural voice of Joe, a real American man, played
-higher and lower, see :func:`_piper_say`) say the 52 card calls, "goop" and a
+higher and lower, see :func:`_piper_say`, and with Debian's non-free MBROLA
+voices installed, the diphone recordings of more people, see
+:func:`diphone_voices`) say the 52 card calls, "goop" and a
 wide spread of other talk: chatter made of everyday words, near-misses built
 from card words ("four hearts", "the queen is mine"), decoys ("group",
 "soup"), our commands and numbers. Each utterance is mixed twice at a random
 level, in silence, faint room noise, babble, card-table clatter, pink or white
 noise at 0-25 dB SNR, sometimes with its vocal tract lengthened or shortened
-(resampled by 0.85-1.2), in a small reverberant room, or with another voice's
-card call leaking in 8-20 dB down, and cut into segments by the same
+(resampled by 0.85-1.2), in a small reverberant room, with another voice's
+card call leaking in 8-20 dB down, or with talk straight after a call, and
+cut into segments by the same
 :class:`~referee.hearing.segmenter.Segmenter` the recogniser uses. Each
 segment's log-mel features get the label of the phrase when the segment holds
 (nearly) all of it, ``other`` when it holds little or none of it (noise alone
