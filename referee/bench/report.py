@@ -241,7 +241,8 @@ def render(records: list[dict], meta: dict) -> str:
     if meta.get("classifier"):
         L += ["", "**The phrase classifier was trained on synthesised speech** "
               "(`python -m referee.train`): espeak-ng, flite, festival, hibari-tts and piper "
-              "(Joe) voices that include the *tuning* voices' accents, variants and speakers, "
+              "(Joe) voices, and MBROLA's and festival's diphone voices of three more people "
+              "(us1, us3, RAB), that include the *tuning* voices' accents, variants and speakers, "
               "in noises made by the same generators with other seeds. So the tuning figures "
               "overstate what it does on new voices; the held-out voices (other espeak-ng "
               "accents and variants, the AWB, RMS and SLT speakers), their sentences and noise "
