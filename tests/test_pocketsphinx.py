@@ -339,3 +339,26 @@ def test_a_call_the_classifier_rules_out_is_not_believed(speech):
     cmd = to_int16(pad(speech["score-festival"], 0.3, 0.3))
     _, heard, c = ps.decode(cmd, probs={"other": 0.001})
     assert ps.grammar.match(" ".join(w for w, _, _ in heard)).said == "score" and c > 0
+
+
+@pytest.fixture(scope="session")
+def deep_goop(tmp_path_factory):
+    from speech import load, synth
+    return load(synth("goop", tmp_path_factory.mktemp("deep") / "goop.wav", "espeak:en-us+m3",
+                      pitch=0))
+
+
+@pytest.mark.parametrize("noise,snr", [("pink", 15), ("white", 10)])
+def test_a_deep_goop_in_noise_the_classifier_is_sure_of_is_heard(ps, deep_goop, noise, snr):
+    # Noise breaks the pitch of a deep voice into runs shorter than
+    # MIN_VOICED_RUN; the classifier is sure of the shout, and then a short
+    # run is enough. Without that allowance the same audio gives nothing.
+    from referee.hearing.engine import SURE_VOICED_RUN
+    x = pad(deep_goop, 0.6, 0.8)
+    rng = np.random.default_rng(0)
+    y = mix_snr(x, pink(len(x), seed=0) if noise == "pink" else rng.normal(0, 0.1, len(x)), snr)
+    assert [(u.kind, u.said) for u in run(ps.stream(), y) if u.kind != "unknown"] == \
+        [("shout", "goop")]
+    strict = PocketSphinx(sure=None, classifier=ps.classifier)
+    assert [u for u in run(strict.stream(), y) if u.kind != "unknown"] == []
+    assert ps.min_voiced_run(0.95) == SURE_VOICED_RUN < ps.min_voiced_run(0.6)

@@ -37,6 +37,12 @@ DEFAULT_KINDS = ("call", "shout", "command")
 #: has none.
 MIN_VOICED_RUN = 6
 
+#: ... unless the classifier gives the phrase at least ``sure`` (0.9): then
+#: this many steps do. Noise breaks the pitch of a deep voice into short runs
+#: (a low "goop" in pink noise at 15 dB was thrown out so), while what the
+#: classifier is that sure of is not clatter.
+SURE_VOICED_RUN = 3
+
 #: dB under its loudest 10 ms where a phrase the classifier heard begins and ends.
 CLASSIFIED_SPAN_DB = 25.0
 
@@ -101,7 +107,9 @@ class PocketSphinx:
     asking PocketSphinx; an open segment it is sure of (``early``) is reported
     before it closes (see :class:`SegmentStream`). Anything else (commands,
     numbers, what it is unsure of) is PocketSphinx's, except that a call or
-    shout the classifier gives less than ``support`` is not believed.
+    shout the classifier gives less than ``support`` is not believed. A call
+    or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
+    :data:`SURE_VOICED_RUN` when the classifier gives it ``sure`` or more.
     """
 
     name = "pocketsphinx"
@@ -115,6 +123,7 @@ class PocketSphinx:
                  hang_noisy: float = 0.36, denoise: float | None = 1.0,
                  classifier: PhraseClassifier | str | bool = True,
                  accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
+                 sure: float | None = 0.9,
                  **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
@@ -177,6 +186,7 @@ class PocketSphinx:
             for name in self.classifier.classes}
         self.accept, self.support = float(accept), float(support)
         self.early = None if early is None else float(early)
+        self.sure = None if sure is None else float(sure)
 
     @property
     def description(self) -> str:
@@ -255,6 +265,13 @@ class PocketSphinx:
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> SegmentStream:
         return SegmentStream(self, start, channel, player, source)
+
+    def min_voiced_run(self, q: float) -> int:
+        """How many voiced 10 ms steps in a row a call or shout needs when the
+        classifier gives it probability ``q`` (see :data:`SURE_VOICED_RUN`)."""
+        if self.sure is not None and q >= self.sure:
+            return SURE_VOICED_RUN
+        return MIN_VOICED_RUN
 
     def ruled_out(self, said: str, probs: dict[str, float] | None) -> bool:
         """Whether the classifier all but rules out the phrase ``said`` (its
@@ -660,7 +677,8 @@ class SegmentStream:
         # CLASSIFIED_SPAN_DB of its loudest (the lead-in's noise and the tail's
         # breath or reverberation are not).
         a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate, CLASSIFIED_SPAN_DB)
-        if checks.voiced_run(x[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
+        voiced = checks.voiced_run(x[int(a * rate):int(b * rate)], rate)
+        if voiced < self.engine.min_voiced_run(q):
             return []
         t0 = self.start + first / rate
         return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b),
@@ -694,7 +712,8 @@ class SegmentStream:
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
                 or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
                 or (m.kind in ("call", "shout") and checks.voiced_run(
-                    seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN):
+                    seg.samples[int(a * rate):int(b * rate)], rate)
+                    < eng.min_voiced_run(probs.get(m.said, 0.0) if probs else 0.0)):
             return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
                               self.source)]
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
