@@ -211,3 +211,11 @@ def test_a_broken_classifier_file_is_an_engine_error(tmp_path):
     bad.write_bytes(b"nope")
     with pytest.raises(EngineError, match="bad.npz"):
         PocketSphinx(classifier=str(bad))
+
+
+def test_loading_it_gives_blas_one_thread(model):
+    # Its matrices are small: more BLAS threads only spin (BENCHMARKS.md's
+    # real-time factor fell from 0.062 to 0.038 with one).
+    from threadpoolctl import threadpool_info
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    assert blas and all(i["num_threads"] == 1 for i in blas)
