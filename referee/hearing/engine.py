@@ -677,12 +677,18 @@ class SegmentStream:
         # CLASSIFIED_SPAN_DB of its loudest (the lead-in's noise and the tail's
         # breath or reverberation are not).
         a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate, CLASSIFIED_SPAN_DB)
-        voiced = checks.voiced_run(x[int(a * rate):int(b * rate)], rate)
-        if voiced < self.engine.min_voiced_run(q):
+        if not self._voiced(x, a, b, q):
             return []
         t0 = self.start + first / rate
         return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b),
                           round(q, 3), self.channel, self.player, self.source)]
+
+    def _voiced(self, x: np.ndarray, a: float, b: float, q: float) -> bool:
+        """Whether ``x`` between ``a`` and ``b`` seconds is voiced long enough for
+        a call or shout the classifier gives probability ``q``."""
+        rate = self.engine.rate
+        return checks.voiced_run(x[int(a * rate):int(b * rate)], rate) \
+            >= self.engine.min_voiced_run(q)
 
     def _decode(self, seg) -> list[Utterance]:
         """One segment: the classifier's phrase when it is sure of one (and
@@ -711,9 +717,8 @@ class SegmentStream:
         m = eng.grammar.match(said)
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
                 or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
-                or (m.kind in ("call", "shout") and checks.voiced_run(
-                    seg.samples[int(a * rate):int(b * rate)], rate)
-                    < eng.min_voiced_run(probs.get(m.said, 0.0) if probs else 0.0)):
+                or (m.kind in ("call", "shout") and not self._voiced(
+                    seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)):
             return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
                               self.source)]
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
