@@ -6,6 +6,7 @@ import pytest
 
 from referee.audio.wav import to_int16
 from referee.hearing.engine import PocketSphinx, open_recogniser
+from referee.hearing.grammar import Grammar
 from speech import corpus, mix_snr, pad, pink, recogniser, speech_bounds
 
 CALLS = {
@@ -362,3 +363,51 @@ def test_a_deep_goop_in_noise_the_classifier_is_sure_of_is_heard(ps, deep_goop, 
     strict = PocketSphinx(sure=None, classifier=ps.classifier)
     assert [u for u in run(strict.stream(), y) if u.kind != "unknown"] == []
     assert ps.min_voiced_run(0.95) == SURE_VOICED_RUN < ps.min_voiced_run(0.6)
+
+
+def test_a_british_score_without_its_r_is_the_score_command(ps, tmp_path_factory):
+    # The dictionary's "score" is American (S K AO R); the grammar adds the
+    # British S K AO. Without it, one of these is no command and the other
+    # the wrong one ("referee pause").
+    voices = ("espeak:en-gb-x-gbclan", "espeak:en-gb-x-gbclan+m5")
+    said = corpus(tmp_path_factory.mktemp("score"), {v: f"{v}|referee score" for v in voices})
+    for v in voices:
+        got = run(ps.stream(), pad(said[v], 0.5, 0.8))
+        assert [(u.kind, u.said) for u in got] == [("command", "score")], v
+
+    def american(prons):
+        assert prons.pop("score") == {"arpabet": ["S K AO"]}
+
+    plain = PocketSphinx(grammar=_without_pronunciations(tmp_path_factory.mktemp("g"), american))
+    for v in voices:
+        got = run(plain.stream(), pad(said[v], 0.5, 0.8))
+        assert ("command", "score") not in [(u.kind, u.said) for u in got], v
+
+
+def _without_pronunciations(tmp_path, change) -> Grammar:
+    """The shipped grammar with ``change(pronunciations)`` applied, from a real file."""
+    import json
+    from referee.hearing.grammar import GRAMMAR_DIR
+    data = json.loads((GRAMMAR_DIR / "table.json").read_text())
+    change(data["pronunciations"])
+    path = tmp_path / "grammar.json"
+    path.write_text(json.dumps(data))
+    return Grammar.load(path).subset(["call", "shout", "command"])
+
+
+def test_the_grammar_s_other_ways_to_say_goop_are_heard_in_hiss(tmp_path):
+    # "goop" is in the dictionary (G UW P); the grammar's G UW T, K UW P and
+    # G UW, which hiss makes of it, are more ways to say it. (PocketSphinx's
+    # own mechanism: without the phrase classifier.)
+    x = pad(corpus(tmp_path, {"g": "flite:kal|goop"})["g"], 0.6, 0.8)
+    noisy = [mix_snr(x, pink(len(x), seed=s), 20) for s in (1, 2)]
+    for y in noisy:
+        assert [(u.kind, u.said) for u in run(ps_alone().stream(), y)] == [("shout", "goop")]
+
+    def dictionary_only(prons):
+        prons["goop"]["arpabet"] = ["G UW P"]
+
+    plain = PocketSphinx(classifier=False, grammar=_without_pronunciations(tmp_path,
+                                                                            dictionary_only))
+    for y in noisy:
+        assert ("shout", "goop") not in [(u.kind, u.said) for u in run(plain.stream(), y)]

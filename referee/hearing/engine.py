@@ -150,8 +150,11 @@ class PocketSphinx:
         # 20 ms and a few MB to make instead of 0.4 s and 90 MB.
         self._dict_dir = tempfile.TemporaryDirectory(prefix="referee-ps-")
         small = Path(self._dict_dir.name) / "words.dict"
-        known = _write_dictionary(dic, needed, small)
         prons = self.grammar.arpabet()
+        # The grammar's pronunciations of words the dictionary has are more
+        # ways to say them ("goop" as hiss leaves it; a British "score", which
+        # has no r), written after the dictionary's own.
+        known = _write_dictionary(dic, needed, small, prons)
         missing = sorted(w for w in needed if w not in known and w not in prons)
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
@@ -396,18 +399,28 @@ class PocketSphinx:
         return h.hypstr, words, pcm, pause
 
 
-def _write_dictionary(full: Path, words: set[str], out: Path) -> set[str]:
+def _write_dictionary(full: Path, words: set[str], out: Path,
+                      more: dict[str, list[str]] | None = None) -> set[str]:
     """Copy the entries of ``words`` (with their alternative pronunciations,
-    ``word(2)``...) from the dictionary ``full`` to ``out``; return the words found."""
-    found = set()
+    ``word(2)``...) from the dictionary ``full`` to ``out``, and after them the
+    pronunciations ``more`` gives such a word that the dictionary lacks;
+    return the words found."""
+    have: dict[str, list[str]] = {}
     with open(full, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
         for line in src:
-            head = line.split(maxsplit=1)[0] if line.strip() else ""
-            word = head.split("(")[0]
+            parts = line.split()
+            if not parts:
+                continue
+            word = parts[0].split("(")[0]
             if word in words:
                 dst.write(line if line.endswith("\n") else line + "\n")
-                found.add(word)
-    return found
+                have.setdefault(word, []).append(" ".join(parts[1:]))
+        for word, prons in (more or {}).items():
+            for pron in prons:
+                if word in have and pron not in have[word]:
+                    have[word].append(pron)
+                    dst.write(f"{word}({len(have[word])}) {pron}\n")
+    return set(have)
 
 
 # ---------------------------------------------------------------------------

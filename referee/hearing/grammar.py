@@ -8,8 +8,9 @@ A grammar file (``grammars/<name>.json``) holds
   (``{rank}``), optional words (``[of]``) and alternatives (``(a|b)``), and
   ``said`` is the canonical form (``"{rank} of {suit}"``);
 * ``fillers``: words chatter may decode to; they never make a phrase;
-* ``pronunciations``: words an engine may lack: ARPAbet for PocketSphinx,
-  ``stand_in`` words for Vosk models without them.
+* ``pronunciations``: words an engine may lack, or more ways to say words
+  it has: ARPAbet for PocketSphinx, ``stand_in`` words for Vosk models
+  without them.
 
 ``Grammar.load("table").match("queen of heart")`` gives
 ``Match(kind='call', said='queen of hearts', ...)``; text that is no phrase
