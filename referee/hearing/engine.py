@@ -159,7 +159,8 @@ class PocketSphinx:
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
-        #: Pronunciations the model's dictionary lacks ("goop"), added to each decoder.
+        #: Words the model's dictionary lacks, with the grammar's pronunciations: added to
+        #: each decoder.
         self.added = {w: p for w, p in prons.items() if w not in known}
         # lw 2 and 8 Gaussians per frame: measured better in noise than the
         # defaults (6.5, 4) for these short phrases. A lattice pass after the
