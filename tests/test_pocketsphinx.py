@@ -169,6 +169,28 @@ def test_chatter_does_not_become_a_command_but_commands_are_heard(ps, tmp_path_f
     assert [(u.kind, u.said) for u in got if u.kind != "unknown"] == [("command", "score")]
 
 
+#: Talk addressed to the referee that the command grammar alone takes for
+#: undo, new game or end.
+ADDRESSED_TALK = {
+    "go": ("flite:kal|referee it is my go", "undo"),
+    "won": ("flite:slt|referee who won", "new game"),
+    "cheated": ("flite:slt|referee he cheated", "end"),
+    "foul": ("flite:slt|referee that was a foul", "end"),
+}
+
+
+def test_talk_addressed_to_the_referee_is_not_a_command(ps, tmp_path_factory):
+    said = corpus(tmp_path_factory.mktemp("addressed"),
+                  {k: v for k, (v, _) in ADDRESSED_TALK.items()})
+    loose = PocketSphinx(reject_addressed=None, classifier=ps.classifier)
+    for name, (_, forced) in ADDRESSED_TALK.items():
+        x = pad(said[name], 0.5, 0.8)
+        assert [u for u in run(ps.stream(), x) if u.kind != "unknown"] == [], name
+        # Without the check of what follows "referee", it is that command.
+        assert [(u.kind, u.said) for u in run(loose.stream(), x)
+                if u.kind != "unknown"] == [("command", forced)], name
+
+
 def test_silence_and_noise_alone_give_nothing(ps):
     assert run(ps.stream(), np.zeros(3 * 16000, np.float32)) == []
     noise = pink(3 * 16000, seed=5) * 0.05

@@ -54,6 +54,9 @@ PHONES = ("AA AE AH AO AW AY B CH D DH EH ER EY F G HH IH IY JH K L M N NG OW OY
           "T TH UH UW V W Y Z ZH").split()
 GARBAGE_PREFIX = "phone_"
 
+#: The word that addresses a command to the referee ("referee undo").
+ADDRESS = "referee"
+
 
 class EngineError(ValueError):
     """A recogniser that cannot be opened; the message says why and what to do."""
@@ -110,6 +113,10 @@ class PocketSphinx:
     shout the classifier gives less than ``support`` is not believed. A call
     or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
     :data:`SURE_VOICED_RUN` when the classifier gives it ``sure`` or more.
+    A command said as "referee ..." counts only if what follows "referee"
+    fits a command's ending better than ``reject_addressed`` against a free
+    phone loop (see :meth:`_addressed_score`): talk addressed to the referee
+    is not a command.
     """
 
     name = "pocketsphinx"
@@ -119,6 +126,7 @@ class PocketSphinx:
                  dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
                  decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
                  reject: float | None = -17.0, reject_command: float | None = -20.0,
+                 reject_addressed: float | None = -8.0,
                  max_pause: int = 10, hang: float = 0.21,
                  hang_noisy: float = 0.36, denoise: float | None = 1.0,
                  classifier: PhraseClassifier | str | bool = True,
@@ -174,6 +182,14 @@ class PocketSphinx:
         self._garbage = float(garbage)
         self.reject, self.max_pause, self.hang = reject, int(max_pause), float(hang)
         self.reject_command = reject_command
+        self.reject_addressed = reject_addressed
+        commands = [p for p in self.grammar.phrases if p.kind == "command"]
+        #: Commands said only as "referee ...": those that undo or end something.
+        self._guarded = {p.said for p in commands} - {
+            p.said for p in commands if p.words[:1] != (ADDRESS,)}
+        #: What may follow "referee" in a command ("score", "new game").
+        self._addressed = sorted({" ".join(p.words[1:]) for p in commands
+                                  if len(p.words) > 1 and p.words[0] == ADDRESS})
         self.hang_noisy = float(hang_noisy)
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
@@ -242,9 +258,12 @@ class PocketSphinx:
                 for i, pron in enumerate(prons):
                     d.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
             d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
-            if self.reject is not None or self.reject_command is not None:
+            if (self.reject, self.reject_command, self.reject_addressed) != (None, None, None):
                 # A free phone loop: the rival explanation of the same audio.
                 d.add_allphone_file("phones", None)
+            if self.reject_addressed is not None and self._addressed:
+                d.add_jsgf_string("addressed", "#JSGF V1.0;\ngrammar addressed;\n"
+                                  "public <rest> = " + " | ".join(self._addressed) + ";\n")
             d.activate_search("grammar")
             self._decoders[channel] = d
         return d
@@ -328,9 +347,42 @@ class PocketSphinx:
                 self.reject if m.kind in ("call", "shout") else None
         if reject is not None:
             score = self._phone_loop(d, pcm)
+        if m is not None and m.said in self._guarded and self.reject_addressed is not None \
+                and len(words) > 1 and words[0][0] == ADDRESS and self._addressed:
+            rest = self._addressed_score(d, pcm[int(words[0][2] * self.rate):])
+            if rest is not None and rest <= self.reject_addressed:
+                return text, words, 0.0
         if m is None or m.kind != "call":
             pause = 0  # "no, twelve", "referee, new game": a pause is fine there
         return text, words, self.confidence(score, pause, reject)
+
+    def _addressed_score(self, d, pcm: np.ndarray) -> float | None:
+        """What follows "referee" in a command, ``pcm``, read as one of the
+        commands' endings, against a free phone loop on the same audio, per
+        frame (log base 1.0001). Talk addressed to the referee ("referee, who
+        won?") is forced onto a command as readily as a command is heard, over
+        the whole segment, where "referee" itself fits well; on its own, the
+        rest fits a command's ending far worse than a command's does."""
+        if len(pcm) < HOP * 3:
+            return None
+        try:
+            d.activate_search("addressed")
+            d.start_utt()
+            d.process_raw(pcm.tobytes(), False, True)
+            d.end_utt()
+            h = d.hyp()
+            frames = max(1, d.n_frames())
+            if h is None:
+                return None
+            g = d.logmath.log(h.score)
+            d.activate_search("phones")
+            d.start_utt()
+            d.process_raw(pcm.tobytes(), False, True)
+            d.end_utt()
+            p = d.hyp()
+            return None if p is None else (g - d.logmath.log(p.score)) / frames
+        finally:
+            d.activate_search("grammar")
 
     def _phone_loop(self, d, pcm: np.ndarray) -> float | None:
         """``c``: the last grammar pass's score minus a free phone loop's on the
