@@ -113,10 +113,10 @@ class PocketSphinx:
     shout the classifier gives less than ``support`` is not believed. A call
     or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
     :data:`SURE_VOICED_RUN` when the classifier gives it ``sure`` or more.
-    A command said as "referee ..." counts only if what follows "referee"
-    fits a command's ending better than ``reject_addressed`` against a free
-    phone loop (see :meth:`_addressed_score`): talk addressed to the referee
-    is not a command.
+    Undo, new game and end (the commands said only as "referee ...") count
+    only if what follows "referee" fits a command's ending better than
+    ``reject_addressed`` against a free phone loop (see
+    :meth:`_addressed_score`): talk addressed to the referee is not one of them.
     """
 
     name = "pocketsphinx"
@@ -366,21 +366,9 @@ class PocketSphinx:
         if len(pcm) < HOP * 3:
             return None
         try:
-            d.activate_search("addressed")
-            d.start_utt()
-            d.process_raw(pcm.tobytes(), False, True)
-            d.end_utt()
-            h = d.hyp()
-            frames = max(1, d.n_frames())
-            if h is None:
-                return None
-            g = d.logmath.log(h.score)
-            d.activate_search("phones")
-            d.start_utt()
-            d.process_raw(pcm.tobytes(), False, True)
-            d.end_utt()
-            p = d.hyp()
-            return None if p is None else (g - d.logmath.log(p.score)) / frames
+            g = _search_score(d, "addressed", pcm)
+            p = None if g is None else _search_score(d, "phones", pcm)
+            return None if p is None else (g[0] - p[0]) / g[1]
         finally:
             d.activate_search("grammar")
 
@@ -393,13 +381,9 @@ class PocketSphinx:
             return None
         frames = max(1, d.n_frames())
         g = d.logmath.log(h.score)
-        d.activate_search("phones")
         try:
-            d.start_utt()
-            d.process_raw(pcm.tobytes(), False, True)
-            d.end_utt()
-            p = d.hyp()
-            return None if p is None else (g - d.logmath.log(p.score)) / frames
+            p = _search_score(d, "phones", pcm)
+            return None if p is None else (g - p[0]) / frames
         finally:
             d.activate_search("grammar")
 
@@ -450,6 +434,17 @@ class PocketSphinx:
             pause, run = max(pause, run), 0
             words.append((w.split("(")[0], s.start_frame / 100.0, (s.end_frame + 1) / 100.0))
         return h.hypstr, words, pcm, pause
+
+
+def _search_score(d, search: str, pcm: np.ndarray) -> tuple[float, int] | None:
+    """Decode ``pcm`` with the decoder's search ``search`` (left active): the
+    best path's score (log base 1.0001) and the frames read, or None."""
+    d.activate_search(search)
+    d.start_utt()
+    d.process_raw(pcm.tobytes(), False, True)
+    d.end_utt()
+    h = d.hyp()
+    return None if h is None else (d.logmath.log(h.score), max(1, d.n_frames()))
 
 
 def _write_dictionary(full: Path, words: set[str], out: Path,
