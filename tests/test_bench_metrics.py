@@ -251,3 +251,21 @@ def test_harness_counts_work_still_running_when_a_block_arrives(tmp_path):
     assert h["compute"] >= 0.2 - 1e-6
     assert M.delays([rec])[0] == pytest.approx(h["emitted"] - 1.0 + h["compute"])
     assert M.delays([rec])[0] >= 0.3 - 1e-6
+
+
+def test_talk_addressed_to_the_referee_is_reported_apart_from_the_false_accept_target():
+    recs = [rec(None, heard("goop", kind="shout"), category="chatter"),
+            rec(None, category="near-miss"),
+            rec(None, category="noise"),
+            # Addressed talk: a call on it is not in the target's count...
+            rec(None, heard("two of clubs"), category="addressed"),
+            rec(None, heard("undo", kind="command"), category="addressed"),
+            rec(None, heard("score", kind="command"), category="addressed"),
+            rec(None, heard("who won", kind="unknown"), category="addressed")]
+    assert report.summary(recs)["false_accepts"] == (1, 3)
+    text = report.render(recs, {"command": "referee bench", "date": "d", "machine": "m",
+                                "engine": "e", "corpus": "c", "elapsed": 1.0})
+    # ...and the commands it set off are reported on their own.
+    assert "| any command | 50.0 % (2/4) |" in text
+    assert "| undo, new game or end | 25.0 % (1/4) |" in text
+    assert "| addressed | 25.0 % (1/4); other 2 |" in text

@@ -122,3 +122,22 @@ def test_build_writes_the_items_and_reuses_them(tmp_path):
     again = corpus.build(few, tmp_path)
     assert again == built
     assert (tmp_path / built[0].file).stat().st_mtime_ns == mtime
+
+
+def test_each_voice_says_four_sentences_to_the_referee_that_are_no_command():
+    from referee.hearing.grammar import Grammar
+    items = corpus.plan(1)
+    addressed = [i for i in items if i.category == "addressed"]
+    grammar = Grammar.load()
+    for split in corpus.SPLITS:
+        voices = {v.id for v in corpus.VOICES if v.split == split}
+        mine = [i for i in addressed if i.split == split]
+        assert sorted({i.voice for i in mine}) == sorted(voices)
+        assert all(sum(i.voice == v for i in mine) == 4 for v in voices)
+    for i in addressed:
+        assert i.expect is None and i.text.startswith("referee ")
+        assert grammar.match(i.text) is None
+    assert not set(corpus.ADDRESSED["tuning"]) & set(corpus.ADDRESSED["held-out"])
+    # They come after every other item, so those are as in version 3.
+    first = items.index(addressed[0])
+    assert all(i.category == "addressed" for i in items[first:] if i.split == "tuning")

@@ -29,7 +29,7 @@ from ..cards import full_deck
 from . import mixing
 from .mixing import RATE
 
-VERSION = 3
+VERSION = 4
 """Bump when the plan or the mixing changes, so old caches are not reused."""
 
 SPLITS = ("tuning", "held-out")
@@ -121,6 +121,21 @@ NEAR_MISSES = {
     ),
 }
 
+#: Talk addressed to the referee that is no command (and no card words).
+ADDRESSED = {
+    "tuning": (
+        "referee who won that one", "referee he cheated", "referee it is my go",
+        "referee that was a foul", "referee are you listening", "referee what happened there",
+        "referee look at this", "referee hold on a minute",
+    ),
+    "held-out": (
+        "referee is that allowed", "referee she peeked at the deck",
+        "referee how many points do I have", "referee was that fair",
+        "referee tell him to stop", "referee I think you missed one",
+        "referee what are the rules", "referee can you speak up",
+    ),
+}
+
 #: What the babble talkers say (no card, shout or command words).
 BABBLE = {
     "tuning": (
@@ -144,8 +159,9 @@ class Item:
     id: str
     split: str
     category: str
-    """``'call'``, ``'shout'``, ``'command'``, ``'chatter'``, ``'near-miss'`` or
-    ``'noise'`` (the last three are negatives)."""
+    """``'call'``, ``'shout'``, ``'command'``, ``'chatter'``, ``'near-miss'``,
+    ``'noise'`` or ``'addressed'`` (the last four are negatives; ``'addressed'``
+    is talk to the referee that is no command, "referee, who won that one")."""
     text: str
     """What the voice says ('' for noise only)."""
     expect: str | None
@@ -194,10 +210,23 @@ def _snr_noise(i: int, offset: int) -> tuple[str, str]:
     return snr, NOISE_KINDS[(i // 4 + offset) % 4]
 
 
+def _delivery(rng: np.random.Generator) -> dict:
+    """How one sentence is said and placed: rate, pitch, level, lead-in,
+    trail and mixing seed, drawn in that order."""
+    return dict(rate=round(float(rng.uniform(0.85, 1.2)), 3),
+                pitch=int(rng.integers(-300, 301)),
+                peak_dbfs=round(float(rng.uniform(-26, -3)), 1),
+                lead=round(float(rng.uniform(0.3, 1.5)), 3),
+                trail=round(float(rng.uniform(0.8, 1.6)), 3),
+                seed=int(rng.integers(2**31)))
+
+
 def plan(seed: int = 1) -> list[Item]:
     """Every item of the corpus, deterministic in ``seed``. Per voice: the 52
     cards (13 per SNR bucket), "goop" 8 times, 4 commands, 4 chatter and 4
-    near-miss negatives; per split, 26 noise-only items."""
+    near-miss negatives; per split, 26 noise-only items; then per voice 4
+    sentences addressed to the referee (drawn apart, so the items before them
+    are as in version 3)."""
     items: list[Item] = []
     deck = [c.spoken for c in full_deck()]
     for split in SPLITS:
@@ -228,13 +257,7 @@ def plan(seed: int = 1) -> list[Item]:
                 per_cat[category] = i + 1
                 snr, noise = _snr_noise(i, vi)
                 add(category=category, text=text, expect=expect, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise,
-                    rate=round(float(rng.uniform(0.85, 1.2)), 3),
-                    pitch=int(rng.integers(-300, 301)),
-                    peak_dbfs=round(float(rng.uniform(-26, -3)), 1),
-                    lead=round(float(rng.uniform(0.3, 1.5)), 3),
-                    trail=round(float(rng.uniform(0.8, 1.6)), 3),
-                    seed=int(rng.integers(2**31)))
+                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
         rng = mixing.rng_for(seed, f"plan/noise/{split}")
         for snr in SNRS:
             kinds = ("silence", "room") if snr == "clean" else NOISE_KINDS
@@ -245,6 +268,12 @@ def plan(seed: int = 1) -> list[Item]:
                         snr=snr, noise=kind, rate=1.0, pitch=0, peak_dbfs=level,
                         lead=round(float(rng.uniform(2.0, 4.0)), 3), trail=0.0,
                         seed=int(rng.integers(2**31)))
+        for vi, voice in enumerate(voices):
+            rng = mixing.rng_for(seed, f"plan/addressed/{voice.id}")
+            for i, text in enumerate(rng.permutation(ADDRESSED[split])[:4]):
+                snr, noise = _snr_noise(i, vi)
+                add(category="addressed", text=str(text), expect=None, voice=voice.id,
+                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
     return items
 
 

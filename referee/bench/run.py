@@ -312,8 +312,9 @@ def corpus_about() -> str:
         "Synthesised offline by `referee.bench.corpus` from one seed and cached as 16 kHz mono "
         "WAV. Each voice says each of the 52 cards once (13 per SNR bucket), \"goop\" 8 times, "
         "4 commands, 4 chatter sentences without card words and 4 near-misses (\"I have four "
-        "hearts\", \"queen of the castle\", \"the goose is loose\"); each split also has 26 "
-        "noise-only items. Speaking rate varies ×0.85–1.2, pitch ±300 cents, peak level "
+        "hearts\", \"queen of the castle\", \"the goose is loose\"), and 4 sentences addressed "
+        "to the referee that are no command (\"referee, who won that one\"); each split also "
+        "has 26 noise-only items. Speaking rate varies ×0.85–1.2, pitch ±300 cents, peak level "
         "−26 to −3 dBFS; 0.3–1.5 s before and 0.8–1.6 s after the speech. Clean items have "
         "digital silence or faint room noise (pink, 50 dB down) around the speech; noisy ones "
         "babble (four overlapping TTS talkers saying other things), card-table clatter "
@@ -322,5 +323,5 @@ def corpus_about() -> str:
         f"- **Tuning voices:** {voices['tuning']}.\n"
         f"- **Held-out voices:** {voices['held-out']}.\n\n"
         "The two sets share no speaker (Kal is tuning; AWB, RMS and SLT are held out), no "
-        "chatter, near-miss, command wording or babble sentence, and no noise seed."
+        "chatter, near-miss, addressed, command wording or babble sentence, and no noise seed."
     )

@@ -365,7 +365,7 @@ def other_text(rng: random.Random) -> str:
 def held_out_texts() -> set[str]:
     """Sentences of the benchmark's held-out set, never to be trained on."""
     out = set()
-    for table in (corpus.CHATTER, corpus.NEAR_MISSES, corpus.BABBLE):
+    for table in (corpus.CHATTER, corpus.NEAR_MISSES, corpus.BABBLE, corpus.ADDRESSED):
         out |= {t.lower() for t in table["held-out"]}
     out |= {t.lower() for t, _ in corpus.COMMANDS["held-out"]}
     return out
