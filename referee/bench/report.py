@@ -127,7 +127,8 @@ def render(records: list[dict], meta: dict) -> str:
                      _mark(v[snr]), f"{STARTING_POINT[snr]:.0f} %"])
     rows.append(['"goop", all SNRs', "–", *[_fmt_rate(*sums[s]["goop"], ci=True) for s in present],
                  "–", f"{STARTING_POINT['goop']:.0f} %"])
-    rows.append(["False accepts (chatter, near-misses and noise with a call or shout)", f"≤ {FALSE_ACCEPT_TARGET:.0f} %",
+    rows.append(["False accepts (chatter, near-misses and noise with a call or shout)",
+                 f"≤ {FALSE_ACCEPT_TARGET:.0f} %",
                  *[_fmt_rate(*sums[s]["false_accepts"], ci=True) for s in present],
                  _mark(v["false_accepts"]), "–"])
     rows.append(["Real-time factor per channel (CPU, one core)", f"≤ {RTF_TARGET}",
