@@ -433,3 +433,16 @@ def test_the_grammar_s_other_ways_to_say_goop_are_heard_in_hiss(tmp_path):
                                                                             dictionary_only))
     for y in noisy:
         assert ("shout", "goop") not in [(u.kind, u.said) for u in run(plain.stream(), y)]
+
+
+def test_a_word_the_dictionary_lacks_is_said_as_the_grammar_gives_it(tmp_path):
+    import json
+    from referee.hearing.grammar import GRAMMAR_DIR
+    data = json.loads((GRAMMAR_DIR / "table.json").read_text())
+    data["phrases"].append({"kind": "shout", "said": "zorp", "say": ["zorp"]})
+    data["pronunciations"]["zorp"] = {"arpabet": ["Z AO R P", "Z AO P"]}
+    (tmp_path / "zorp.json").write_text(json.dumps(data))
+    grammar = Grammar.load(tmp_path / "zorp.json").subset(["call", "shout", "command"])
+    ps = PocketSphinx(grammar=grammar, classifier=False)
+    assert ps.decoder.lookup_word("zorp") == "Z AO R P"
+    assert ps.decoder.lookup_word("zorp(2)") == "Z AO P"

@@ -159,17 +159,14 @@ class PocketSphinx:
         self._dict_dir = tempfile.TemporaryDirectory(prefix="referee-ps-")
         small = Path(self._dict_dir.name) / "words.dict"
         prons = self.grammar.arpabet()
-        # The grammar's pronunciations of words the dictionary has are more
-        # ways to say them ("goop" as hiss leaves it; a British "score", which
-        # has no r), written after the dictionary's own.
+        # The grammar's pronunciations go into the same file: words the
+        # dictionary lacks, and more ways to say words it has ("goop" as hiss
+        # leaves it; a British "score", which has no r).
         known = _write_dictionary(dic, needed, small, prons)
         missing = sorted(w for w in needed if w not in known and w not in prons)
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
-        #: Words the model's dictionary lacks, with the grammar's pronunciations: added to
-        #: each decoder.
-        self.added = {w: p for w, p in prons.items() if w not in known}
         # lw 2 and 8 Gaussians per frame: measured better in noise than the
         # defaults (6.5, 4) for these short phrases. A lattice pass after the
         # search (bestpath): 40 % of a decode's time, but without it commands
@@ -252,11 +249,6 @@ class PocketSphinx:
         d = self._decoders.get(channel)
         if d is None:
             d = self._Decoder(**self._config)
-            for word, prons in self.added.items():
-                # Alternative pronunciations as word(2), word(3)...: they must
-                # exist before the grammar is built.
-                for i, pron in enumerate(prons):
-                    d.add_word(word if i == 0 else f"{word}({i + 1})", pron, False)
             d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
             if (self.reject, self.reject_command, self.reject_addressed) != (None, None, None):
                 # A free phone loop: the rival explanation of the same audio.
@@ -450,9 +442,9 @@ def _search_score(d, search: str, pcm: np.ndarray) -> tuple[float, int] | None:
 def _write_dictionary(full: Path, words: set[str], out: Path,
                       more: dict[str, list[str]] | None = None) -> set[str]:
     """Copy the entries of ``words`` (with their alternative pronunciations,
-    ``word(2)``...) from the dictionary ``full`` to ``out``, and after them the
-    pronunciations ``more`` gives such a word that the dictionary lacks;
-    return the words found."""
+    ``word(2)``...) from the dictionary ``full`` to ``out``, then add the
+    pronunciations ``more`` gives (word -> ARPAbet strings) that are not there
+    yet, numbered after a word's own; return the words found in ``full``."""
     have: dict[str, list[str]] = {}
     with open(full, encoding="utf-8") as src, open(out, "w", encoding="utf-8") as dst:
         for line in src:
@@ -463,12 +455,15 @@ def _write_dictionary(full: Path, words: set[str], out: Path,
             if word in words:
                 dst.write(line if line.endswith("\n") else line + "\n")
                 have.setdefault(word, []).append(" ".join(parts[1:]))
+        found = set(have)
         for word, prons in (more or {}).items():
+            said = have.setdefault(word, [])
             for pron in prons:
-                if word in have and pron not in have[word]:
-                    have[word].append(pron)
-                    dst.write(f"{word}({len(have[word])}) {pron}\n")
-    return set(have)
+                if pron not in said:
+                    said.append(pron)
+                    name = word if len(said) == 1 else f"{word}({len(said)})"
+                    dst.write(f"{name} {pron}\n")
+    return found
 
 
 # ---------------------------------------------------------------------------
