@@ -30,6 +30,10 @@ import numpy as np
 from .blocks import Block, Channel
 
 
+#: Seconds of audio in each block a microphone delivers.
+BLOCK_SECONDS = 0.05
+
+
 class MicError(ValueError):
     """A device or channel that cannot be used; the message says which and why."""
 
@@ -115,7 +119,7 @@ class MicrophoneSource:
 
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
-                 block_seconds: float = 0.05, align_blocks: int = 5,
+                 block_seconds: float = BLOCK_SECONDS, align_blocks: int = 5,
                  latency: float | str = 0.2) -> None:
         self._sd_arg = sd
         self.inputs = list(inputs)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from ..audio.mic import BLOCK_SECONDS
 from . import metrics as M
 
 SNR_ORDER = ("clean", "20", "10", "5")
@@ -233,8 +234,12 @@ def render(records: list[dict], meta: dict) -> str:
     L += _table(["Set", "RTF (CPU)", "RTF (wall)", "Delay p50", "Delay p95", "Delay max",
                  "Only at end of input", "Start error (median abs)", "End error (median abs)"],
                 rows) + [""]
-    L += [f"Audio is fed to the recogniser in {meta.get('block_ms', 100)} ms blocks, one stream "
-          "per item, as a live microphone would deliver it. The delay of a heard call is the "
+    block = meta.get("block_ms", 100)  # results files before 50 ms blocks were the default
+    mic = round(BLOCK_SECONDS * 1000)
+    live = "as a live microphone delivers it" if block == mic else \
+        f"where a live microphone delivers {mic} ms"
+    L += [f"Audio is fed to the recogniser in {block} ms blocks, one stream "
+          f"per item, {live}. The delay of a heard call is the "
           "audio time at the end of the block whose `feed` returned it, minus the end of the "
           "speech in the file, plus the time until that `feed` call returned on one core "
           "that takes the blocks in order: its CPU time, and the rest of any earlier "

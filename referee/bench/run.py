@@ -22,9 +22,13 @@ from pathlib import Path
 
 import numpy as np
 
+from ..audio.mic import BLOCK_SECONDS
 from . import corpus, report
 
 DESCRIPTION = __doc__
+
+#: Milliseconds of audio fed to the recogniser at a time: a microphone's block.
+BLOCK_MS = round(BLOCK_SECONDS * 1000)
 
 
 class BenchError(ValueError):
@@ -52,8 +56,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", metavar="DIR",
                    help="corpus directory (default: ~/.cache/referee/bench/corpus-v<N>-s<seed>)")
     p.add_argument("--seed", type=int, default=1, help="corpus seed (default: %(default)s)")
-    p.add_argument("--block-ms", type=int, default=100,
-                   help="audio block size fed to the recogniser (default: %(default)s)")
+    p.add_argument("--block-ms", type=int, default=BLOCK_MS,
+                   help="audio block size fed to the recogniser (default: %(default)s, "
+                   "what a microphone delivers)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,7 +146,7 @@ def _argv_for(args: argparse.Namespace) -> list[str]:
         out.append("--quick")
     if args.seed != 1:
         out += ["--seed", str(args.seed)]
-    if args.block_ms != 100:
+    if args.block_ms != BLOCK_MS:
         out += ["--block-ms", str(args.block_ms)]
     out += ["--out", args.out]
     return out
@@ -246,7 +251,8 @@ def _load_results(path: Path) -> tuple[list[dict], dict]:
         raise BenchError(f"{path} is not a results file of referee bench ({e})") from None
 
 
-def measure(recogniser, item: corpus.Item, directory: Path, block_ms: int = 100) -> dict:
+def measure(recogniser, item: corpus.Item, directory: Path, block_ms: int = BLOCK_MS
+            ) -> dict:
     """Stream one item's WAV through a fresh stream of ``recogniser`` in blocks of
     ``block_ms`` and return its result record (see ``referee.bench.metrics``)."""
     from ..audio.wav import read_wav, resample, to_int16
