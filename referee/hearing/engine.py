@@ -108,9 +108,10 @@ class PocketSphinx:
     noise. A segment it gives a call or shout with probability ``accept`` or
     more (and that is voiced) is that phrase, timed by its loud part, without
     asking PocketSphinx; an open segment it is sure of (``early``) is reported
-    before it closes, and a segment that loud noise holds open is decided at
-    each pause that would have closed it in quiet as well
-    (``decide_at_pause``; see :class:`SegmentStream`). Anything else (commands,
+    before it closes, and in a segment that loud noise holds open, a call or
+    shout is decided at each pause that would have closed it in quiet as well
+    (``decide_at_pause``; PocketSphinx's must have ``pause_support`` from the
+    classifier; see :class:`SegmentStream`). Anything else (commands,
     numbers, what it is unsure of) is PocketSphinx's, except that a call or
     shout the classifier gives less than ``support`` is not believed. A call
     or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
@@ -134,7 +135,7 @@ class PocketSphinx:
                  classifier: PhraseClassifier | str | bool = True,
                  accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
                  sure: float | None = 0.9, decide_at_pause: bool = True,
-                 **options) -> None:
+                 pause_support: float = 0.15, **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -207,6 +208,7 @@ class PocketSphinx:
         self.early = None if early is None else float(early)
         self.sure = None if sure is None else float(sure)
         self.decide_at_pause = bool(decide_at_pause)
+        self.pause_support = float(pause_support)
 
     @property
     def description(self) -> str:
@@ -621,10 +623,11 @@ class SegmentStream:
     the classifier has held at that bar look after look for ``STEADY``
     seconds is reported too, ending where it began to hold it.
     At such a pause PocketSphinx decides too (``engine.decide_at_pause``),
-    once per pause, on what has come so far, as it would at a close: a phrase
-    it finds then is reported, and anything else waits for the close (on the
-    diphone voices kept out of training this cut the p95 delay from 428 to
-    345 ms, for a fifth more CPU)."""
+    once per pause, on what has come so far, as it would at a close, but
+    only calls and shouts, and only those the classifier gives at least
+    ``engine.pause_support``: a prefix of longer talk ("four of my friends")
+    is read as a call more readily than the whole, and commands found there
+    were wrong one time in three. Anything else waits for the close."""
 
     EARLY_STEP = 0.1
     EARLY_MIN = 0.3
@@ -674,9 +677,10 @@ class SegmentStream:
 
     def _at_pause(self) -> list[Utterance]:
         """In a segment held open by noise, at a pause as long as one that
-        closes a segment in quiet (``settle``): the whole decision of a close
-        on what has come so far, once per pause. A phrase found then is
-        reported (and the segment decided); otherwise the segment goes on."""
+        closes a segment in quiet (``settle``): the decision of a close on what
+        has come so far, once per pause, for calls and shouts only (see
+        :meth:`_decode`). One found then is reported (and the segment
+        decided); anything else waits for the close."""
         sg, rate = self.segmenter, self.engine.rate
         if not self.engine.decide_at_pause or not sg.in_speech \
                 or self._decided == sg.current_first \
@@ -688,7 +692,7 @@ class SegmentStream:
         self._paused = pause
         seg = Segment(np.concatenate(sg.current), sg.current_first,
                       max(sg.current_first, sg.current_speech))
-        out = [u for u in self._decode(seg) if u.kind != "unknown"]
+        out = self._decode(seg, pause=True)
         if out:
             self._decided = sg.current_first
         return out
@@ -775,11 +779,13 @@ class SegmentStream:
         return checks.voiced_run(x[int(a * rate):int(b * rate)], rate) \
             >= self.engine.min_voiced_run(q)
 
-    def _decode(self, seg) -> list[Utterance]:
+    def _decode(self, seg, pause: bool = False) -> list[Utterance]:
         """One segment: the classifier's phrase when it is sure of one (and
         the sound is voiced); otherwise PocketSphinx's reading, whose calls and
         shouts must pass the checks and not be ones the classifier all but
-        rules out."""
+        rules out. ``pause``: the segment so far, at a pause in it (see
+        :meth:`_at_pause`): only calls and shouts, and PocketSphinx's only when
+        the classifier gives them ``engine.pause_support`` or more."""
         eng, rate = self.engine, self.engine.rate
         t0 = self.start + seg.first / rate
         probs = None
@@ -791,6 +797,9 @@ class SegmentStream:
                                     best, q)
                 if u:
                     return u
+        bar = eng.pause_support if pause and probs is not None else None
+        if bar is not None and max(q for name, q in probs.items() if name != OTHER) < bar:
+            return []
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
         text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel,
                                        probs)
@@ -804,8 +813,11 @@ class SegmentStream:
                 or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
                 or (m.kind in ("call", "shout") and not self._voiced(
                     seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)):
-            return [Utterance("unknown", said, start, end, 0.0, self.channel, self.player,
-                              self.source)]
+            return [] if pause else [Utterance("unknown", said, start, end, 0.0, self.channel,
+                                               self.player, self.source)]
+        if pause and (m.kind not in ("call", "shout")
+                      or (bar is not None and probs.get(m.said, 0.0) < bar)):
+            return []
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
                           self.source)]
 
