@@ -161,7 +161,7 @@ def test_in_noise_a_pause_that_would_end_a_segment_in_quiet_settles_it(speech, c
     # Without it (the bar stays at 0.99 until the segment closes, after the
     # talk) the call is not reported while the talk goes on.
     late = engine.stream()
-    late.settle = late.STEADY = 10.0
+    late.settle = late.STEADY = late.QUICK_PAUSE = 10.0
     got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + len(talk) / 16000]
 
@@ -189,6 +189,22 @@ def test_in_noise_pocketsphinx_decides_at_a_pause_that_would_end_a_segment_in_qu
     assert not [t for t, _ in got if t < end_of_call + len(talk) / 16000]
 
 
+def test_in_quiet_a_call_is_decided_at_a_short_pause_before_its_segment_closes(speech):
+    # PocketSphinx alone, a call in digital silence: its segment closes after
+    # 0.21 s of quiet, but what has come is decided after 0.12 s already.
+    call = speech["2d"]
+    x = np.concatenate([np.zeros(8000), call, np.zeros(16000)]).astype(np.float32)
+    end_of_call = 0.5 + speech_bounds(call)[1]
+    after = {}
+    for decide in (True, False):
+        engine = PocketSphinx(classifier=False, decide_at_pause=decide)
+        got = [(t, u) for t, u in feed_blocks(engine.stream(), x, block=800) if u.kind == "call"]
+        assert [u.said for _, u in got] == ["two of diamonds"]
+        after[decide] = got[0][0] - end_of_call
+    # (0.09 s sooner, give or take a block: the blocks here are 50 ms)
+    assert after[False] - after[True] >= 0.05, after
+
+
 def test_a_call_the_classifier_holds_steadily_is_reported_while_talk_runs_on(speech, chatter):
     # No pause at all after the call, in hiss: the segment stays open through
     # the talk and never settles, and the classifier is never sure enough for
@@ -211,7 +227,7 @@ def test_a_call_the_classifier_holds_steadily_is_reported_while_talk_runs_on(spe
     # call waits for the segment to close (at the end of the talk, or when the
     # segment reaches its length limit part-way through it).
     late = engine.stream()
-    late.STEADY = 10.0
+    late.STEADY = late.QUICK_PAUSE = 10.0
     got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + 2.0]
 
