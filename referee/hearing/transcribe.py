@@ -15,6 +15,7 @@ from typing import IO, Iterable, Sequence
 
 import numpy as np
 
+from ..audio.mic import BLOCK_SECONDS
 from ..audio.wav import AudioFileError, read_wav, resample, to_int16
 from ..events import Utterance
 from .crosstalk import attribute
@@ -23,7 +24,9 @@ from .grammar import KINDS, Grammar, GrammarError
 
 DESCRIPTION = __doc__
 
-BLOCK = 0.1  # seconds of audio per feed, as a live source would give
+#: Seconds of audio per feed: a microphone's block, so that a recording is
+#: heard as the same audio would be live (and as ``referee bench`` measures).
+BLOCK = BLOCK_SECONDS
 
 
 def transcribe_audio(recogniser: Recogniser, audio: np.ndarray, rate: int, source: str = "",
