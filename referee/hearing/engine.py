@@ -819,7 +819,7 @@ class SegmentStream:
                 if u:
                     return u
         bar = eng.pause_support if pause and probs is not None else None
-        if bar is not None and max(q for name, q in probs.items() if name != OTHER) < bar:
+        if bar is not None and max(v for name, v in probs.items() if name != OTHER) < bar:
             return []
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
         text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel,
