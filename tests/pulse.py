@@ -40,7 +40,9 @@ Typical use::
 ``channel=k`` a mono file goes into channel k of a multi-channel sink only (the other
 channels get silence); ``wait=False`` returns the running ``Popen``. ``record(sink)`` starts
 a ``parec`` on the sink's monitor and returns a ``Recording`` whose ``stop()`` returns the
-samples. ``add_sink(name, channels)`` makes another sink (and ALSA device) at run time.
+samples. ``add_sink(name, channels)`` makes another sink (and ALSA device) at run time;
+``add_split_sink(name, [dev1, dev2, ...])`` makes one whose channel k is the mono device
+dev<k+1>: separate microphones fed, to the sample, by one file.
 
 The recipe (what works on these machines): ``pulseaudio --daemonize=no -n -F minimal.pa
 --exit-idle-time=-1 --disallow-exit --use-pid-file=no`` as root, stdin from /dev/null, log to
@@ -151,6 +153,8 @@ class PulseServer:
         self.sinks: dict[str, Sink] = {}
         self._proc: subprocess.Popen | None = None
         self._keepalive: dict[str, subprocess.Popen] = {}
+        self.split: dict[str, tuple[str, int]] = {}
+        """Mono sources made of one channel of a sink: name -> (sink, channel)."""
         self._count = 0
 
     # -- environment ----------------------------------------------------------
@@ -250,6 +254,29 @@ class PulseServer:
         time.sleep(2.0)
         return sink
 
+    def add_split_sink(self, name: str, sources: list[str], rate: int = 16000) -> Sink:
+        """Load a null sink with one channel per name in ``sources`` and, for each, a mono
+        source (and ALSA device of that name) carrying that channel only. Each such device is
+        a microphone of its own (its own PortAudio stream), yet one file played into the
+        sink reaches them all on one clock: what is in channel k of the file at time t is on
+        device ``sources[k]`` at time t, to the sample, however late the player starts."""
+        sink = self.add_sink(name, len(sources), rate)
+        for k, src in enumerate(sources):
+            self._pactl("load-module", "module-remap-source", f"source_name={src}",
+                        f"master={sink.monitor}", "channels=1",
+                        f"master_channel_map={sink.channel_map[k]}", "channel_map=mono",
+                        "remix=no")
+            self.split[src] = (name, k)
+        self._write_asoundrc()
+        for src in sources:  # a reader on each, as on every monitor (see _start_keepalive)
+            self._keepalive[src] = subprocess.Popen(
+                ["parec", f"--device={src}", "--raw", "--fix-format", "--fix-rate",
+                 "--fix-channels", "--latency-msec=20"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, env=self.env)
+        time.sleep(2.0)
+        return sink
+
     @staticmethod
     def refresh_sounddevice() -> None:
         """Make an imported sounddevice list devices again (PortAudio caches them)."""
@@ -275,6 +302,9 @@ class PulseServer:
         for s in self.sinks.values():
             lines.append(f'pcm.{s.alsa_device} {{ type pulse; device "{s.monitor}"; '
                          f'hint {{ show on; description "test mic {s.name}" }} }}')
+        for src, (sink, k) in self.split.items():
+            lines.append(f'pcm.{src} {{ type pulse; device "{src}"; '
+                         f'hint {{ show on; description "test mic {src}: {sink} {k}" }} }}')
         tmp = self.asoundrc.with_suffix(".tmp")
         tmp.write_text("\n".join(lines) + "\n")
         tmp.replace(self.asoundrc)
