@@ -42,7 +42,8 @@ channels get silence); ``wait=False`` returns the running ``Popen``. ``record(si
 a ``parec`` on the sink's monitor and returns a ``Recording`` whose ``stop()`` returns the
 samples. ``add_sink(name, channels)`` makes another sink (and ALSA device) at run time;
 ``add_split_sink(name, [dev1, dev2, ...])`` makes one whose channel k is the mono device
-dev<k+1>: separate microphones fed, to the sample, by one file.
+dev<k+1> (``split(sink, {dev: k})`` does it for a sink there already): separate microphones
+fed, to the sample, by one file.
 
 The recipe (what works on these machines): ``pulseaudio --daemonize=no -n -F minimal.pa
 --exit-idle-time=-1 --disallow-exit --use-pid-file=no`` as root, stdin from /dev/null, log to
@@ -153,7 +154,7 @@ class PulseServer:
         self.sinks: dict[str, Sink] = {}
         self._proc: subprocess.Popen | None = None
         self._keepalive: dict[str, subprocess.Popen] = {}
-        self.split: dict[str, tuple[str, int]] = {}
+        self.split_sources: dict[str, tuple[str, int]] = {}
         """Mono sources made of one channel of a sink: name -> (sink, channel)."""
         self._count = 0
 
@@ -255,18 +256,25 @@ class PulseServer:
         return sink
 
     def add_split_sink(self, name: str, sources: list[str], rate: int = 16000) -> Sink:
-        """Load a null sink with one channel per name in ``sources`` and, for each, a mono
-        source (and ALSA device of that name) carrying that channel only. Each such device is
-        a microphone of its own (its own PortAudio stream), yet one file played into the
-        sink reaches them all on one clock: what is in channel k of the file at time t is on
-        device ``sources[k]`` at time t, to the sample, however late the player starts."""
+        """Load a null sink with one channel per name in ``sources``, split into mono
+        devices (``split``): channel k of the sink is device ``sources[k]``."""
         sink = self.add_sink(name, len(sources), rate)
-        for k, src in enumerate(sources):
+        self.split(name, {src: k for k, src in enumerate(sources)})
+        return sink
+
+    def split(self, sink: str, sources: dict[str, int]) -> None:
+        """Make, for each ``name: k`` of ``sources``, a mono source (and ALSA device) of
+        that name carrying channel k of ``sink`` only. Each such device is a microphone of
+        its own (its own PortAudio stream), yet one file played into the sink reaches them
+        all on one clock: what is in channel k of the file at time t is on that device at
+        time t, to the sample, however late the player starts."""
+        s = self.sinks[sink]
+        for src, k in sources.items():
             self._pactl("load-module", "module-remap-source", f"source_name={src}",
-                        f"master={sink.monitor}", "channels=1",
-                        f"master_channel_map={sink.channel_map[k]}", "channel_map=mono",
+                        f"master={s.monitor}", "channels=1",
+                        f"master_channel_map={s.channel_map[k]}", "channel_map=mono",
                         "remix=no")
-            self.split[src] = (name, k)
+            self.split_sources[src] = (sink, k)
         self._write_asoundrc()
         for src in sources:  # a reader on each, as on every monitor (see _start_keepalive)
             self._keepalive[src] = subprocess.Popen(
@@ -275,7 +283,6 @@ class PulseServer:
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, env=self.env)
         time.sleep(2.0)
-        return sink
 
     @staticmethod
     def refresh_sounddevice() -> None:
@@ -302,7 +309,7 @@ class PulseServer:
         for s in self.sinks.values():
             lines.append(f'pcm.{s.alsa_device} {{ type pulse; device "{s.monitor}"; '
                          f'hint {{ show on; description "test mic {s.name}" }} }}')
-        for src, (sink, k) in self.split.items():
+        for src, (sink, k) in self.split_sources.items():
             lines.append(f'pcm.{src} {{ type pulse; device "{src}"; '
                          f'hint {{ show on; description "test mic {src}: {sink} {k}" }} }}')
         tmp = self.asoundrc.with_suffix(".tmp")

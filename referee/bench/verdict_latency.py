@@ -90,17 +90,10 @@ def _room(server) -> None:
     """The mics as remap sources of the room's channels 0-2 (ALSA devices dealer_mic,
     ann_mic, bob_mic) and the referee's output as a remap sink on channel 3."""
     maps = server.sinks["room"].channel_map
-    for name, ch in MIC_CHANNELS.items():
-        server._pactl("load-module", "module-remap-source", f"source_name={name}_mic",
-                      "master=room.monitor", "channels=1", f"master_channel_map={maps[ch]}",
-                      "channel_map=mono", "remix=no")
+    server.split("room", {f"{name}_mic": ch for name, ch in MIC_CHANNELS.items()})
     server._pactl("load-module", "module-remap-sink", "sink_name=referee_out", "master=room",
                   "channels=1", f"master_channel_map={maps[VOICE_CHANNEL]}", "channel_map=mono",
                   "remix=no")
-    with open(server.asoundrc, "a") as f:
-        for name in MIC_CHANNELS:
-            f.write(f'pcm.{name}_mic {{ type pulse; device "{name}_mic" }}\n')
-    time.sleep(1.0)
 
 
 def _tail(wav: Path) -> float:
