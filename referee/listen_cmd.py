@@ -108,7 +108,9 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     try:
         grammar = Grammar.load().subset(kinds=kinds)
         recogniser = open_recogniser(args.engine, args.model, grammar)
-        source = MicrophoneSource(inputs=inputs, players=players, rate=args.rate)
+        source = MicrophoneSource(
+            inputs=inputs, players=players, rate=args.rate,
+            notify=lambda line: print(f"referee listen: {line}", file=err, flush=True))
         source.start()
     except (EngineError, GrammarError, ValueError) as e:
         return _fail(str(e))

@@ -13,7 +13,7 @@ GAME.wav`` the file's channels are the named mics, in order.
 from __future__ import annotations
 
 import argparse
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .events import Heard, Utterance
 
@@ -63,9 +63,11 @@ def device_list(value: str | list[str] | None, mics: int) -> list[str]:
     return [d.strip() for d in items if d.strip()]
 
 
-def open_listening(args: argparse.Namespace, channels: list[str], game: str) -> Listening:
+def open_listening(args: argparse.Namespace, channels: list[str], game: str,
+                   notify: Callable[[str], None] | None = None) -> Listening:
     """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
-    listening stream per name in ``channels`` ('dealer' or a player)."""
+    listening stream per name in ``channels`` ('dealer' or a player). ``notify`` gets the
+    microphones' lines for people (see :class:`~referee.audio.mic.MicrophoneSource`)."""
     from .hearing.engine import EngineError, open_recogniser
     from .hearing.grammar import Grammar, GrammarError
     from .listener import Listener
@@ -95,7 +97,8 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str) -> 
         else:
             inputs = [Input(None, tuple(range(len(channels))))]
         try:
-            source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate)
+            source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate,
+                                      notify=notify)
             source.start()
         except MicError as e:
             raise ListeningError(f"{e} (microphones: `referee listen --list-devices` shows what "

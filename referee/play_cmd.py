@@ -153,7 +153,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     from .session import ListeningFailed, run_live, run_recording
 
     try:
-        listening = open_listening(args, channels, start.game)
+        listening = open_listening(
+            args, channels, start.game,
+            notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
     except (ListeningError, ValueError) as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2

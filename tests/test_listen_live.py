@@ -144,6 +144,8 @@ def test_referee_listen_several_devices(pulse, tmp_path):
     # "oops" through the live path; the recogniser's goop accuracy is in BENCHMARKS.md.)
     assert objs and [o["player"] for o in objs] == ["ann"] * len(objs), err
     assert all(o["said"] == "goop" for o in objs if o["kind"] == "shout"), err
+    # the set-up check says where each device was placed on the one clock
+    assert "referee listen: microphones lined up on one clock: ann +" in err, err
 
 
 def test_referee_listen_devices_and_bad_input(pulse):

@@ -7,8 +7,11 @@ the source notes when each callback ran (PortAudio's stream clock, one clock for
 of a host API) minus the duration of the samples received so far; the minimum of that is when
 the device's sample 0 was captured, plus the smallest delivery delay. A device whose sample 0
 came 80 ms after the first device's gets its samples numbered from 80 ms. Blocks are held
-back until every device is placed (about ``align_blocks`` x ``block_seconds``, 0.25 s), then
-only sample counts matter. (PortAudio's own input ADC time was tried first: through
+back until every device is placed (about ``align_blocks`` x ``block_seconds``, 1 s), then
+only sample counts matter. (Placed by their first 0.25 s, devices fed by one sink of the
+test audio server were now and then up to 30 ms apart, by 0.5 s up to 10 ms, by 1 s within
+1 ms at every start: BENCHMARKS.md, "Microphone alignment". Sound arriving as the streams
+start makes their first deliveries uneven.) (PortAudio's own input ADC time was tried first: through
 PulseAudio's ALSA plugin it is off by up to 100 ms per stream start; the arrival minimum was
 within 3 ms.) Separate devices drift apart by their clock error, some tens of ppm: about
 0.1 s an hour; ``drift()`` reports it. With one device nothing is held back.
@@ -23,7 +26,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -112,15 +115,18 @@ class MicrophoneSource:
     ``rate`` is asked of every device; a device that refuses it is opened at its default
     rate (blocks carry their rate; the listener resamples). ``latency``: the devices' input
     buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
-    times, and too little loses audio when the machine is busy (``overflows``). Iterate (from one thread) to get
+    times, and too little loses audio when the machine is busy (``overflows``). ``notify``,
+    if given, is called from the iterating thread with a line for people: once the devices
+    are lined up, where each was placed; and whenever input has overflowed. Iterate (from one thread) to get
     blocks; ``stop()`` (from any thread) ends the iteration. Use as a context manager, or
     ``start()``/``close()``.
     """
 
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
-                 block_seconds: float = BLOCK_SECONDS, align_blocks: int = 5,
-                 latency: float | str = 0.2) -> None:
+                 block_seconds: float = BLOCK_SECONDS, align_blocks: int = 20,
+                 latency: float | str = 0.2, notify: Callable[[str], None] | None = None
+                 ) -> None:
         self._sd_arg = sd
         self.inputs = list(inputs)
         if not self.inputs:
@@ -154,6 +160,9 @@ class MicrophoneSource:
         self.latency = latency
         self.overflows = 0
         """How many callbacks reported lost input (the count cannot say how much)."""
+        self._overflowed = [0] * n_in  # the same, per input
+        self._told = 0  # overflows already told to notify
+        self.notify = notify
 
     # -- life cycle -----------------------------------------------------------
     def start(self) -> "MicrophoneSource":
@@ -197,6 +206,7 @@ class MicrophoneSource:
         def callback(indata, frames, time_info, status) -> None:
             if status and status.input_overflow:
                 self.overflows += 1
+                self._overflowed[i] += 1
             now = float(getattr(time_info, "currentTime", 0.0) or 0.0) or time.monotonic()
             self._queue.put((i, indata.copy(), now))
         return callback
@@ -232,6 +242,8 @@ class MicrophoneSource:
                 item = ()
             if item is None:
                 break
+            if self.notify is not None and self.overflows > self._told:
+                self._tell_overflow()
             if item:
                 i, data, now = item
                 self._counts[i] += data.shape[0]
@@ -243,8 +255,26 @@ class MicrophoneSource:
                 self._held.append((i, data, self._counts[i]))
             if self._held is not None and self._aligned():
                 held, self._held = self._held, None
+                if self.notify is not None:
+                    self.notify("microphones lined up on one clock: " + ", ".join(
+                        f"{self._input_label(i)} {1000 * o / r:+.0f} ms"
+                        for i, (o, r) in enumerate(zip(self._offsets, self._rates))
+                        if o is not None))
                 for i, data, count in held:
                     yield from self._blocks(i, data, count)
+
+    def _input_label(self, i: int) -> str:
+        """Input ``i`` for people: its players' names, else its device."""
+        k = self._first_channel[i]
+        names = [c.player for c in self.channels[k:k + len(self.inputs[i].channels)]]
+        return "/".join(n for n in names if n) or _device_label(self.inputs[i].device)
+
+    def _tell_overflow(self) -> None:
+        which = [self._input_label(i) for i, n in enumerate(self._overflowed) if n]
+        self._told = self.overflows
+        self.notify(f"microphone input overflowed ({', '.join(which)}; {self.overflows} "
+                    "time(s) so far): audio was lost (the machine is too busy), and that "
+                    "mic's later sounds are timed early against other devices'")
 
     def _aligned(self) -> bool:
         """Place every input on the shared clock once each has had ``align_blocks``
