@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from pulse import PulseServer, tone, write_pcm16  # noqa: E402
 
-from referee.bench.report import replace_section  # noqa: E402
+from referee.bench.report import write_section  # noqa: E402
 
 HEADING = "# Microphone alignment"
 DEVICES = ["mic_a", "mic_b", "mic_c"]
@@ -100,10 +100,7 @@ def main() -> None:
     text = "\n".join(L) + "\n"
     print(text)
     if args.out:
-        old = args.out.read_text() if args.out.exists() else ""
-        if HEADING not in old.splitlines():
-            old = old.rstrip("\n") + "\n\n" + HEADING + "\n"
-        args.out.write_text(replace_section(old, text, HEADING))
+        write_section(args.out, text, HEADING)
 
 
 if __name__ == "__main__":

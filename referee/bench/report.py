@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from collections.abc import Callable
 
 from ..audio.mic import BLOCK_SECONDS
@@ -302,6 +303,16 @@ def replace_section(old: str, text: str, heading: str = HEADING) -> str:
     b = next((i for i in range(a + 1, len(lines)) if lines[i].startswith("# ")), len(lines))
     tail = [""] + lines[b:] if b < len(lines) else []
     return "\n".join(lines[:a] + body + tail) + "\n"
+
+
+def write_section(path: Path, text: str, heading: str) -> None:
+    """Rewrite the top-level section ``heading`` of the markdown file ``path`` with
+    ``text`` (which begins with that heading); other sections are kept. A file without
+    the section gets it at the end."""
+    old = path.read_text() if path.exists() else ""
+    if heading not in old.splitlines():
+        old = (old.rstrip("\n") + "\n\n" if old.strip() else "") + heading + "\n"
+    path.write_text(replace_section(old, text, heading))
 
 
 def render_details(records: list[dict], meta: dict, splits=SPLITS) -> str:

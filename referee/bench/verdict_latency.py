@@ -240,17 +240,10 @@ def section(result: dict, command: str) -> str:
 
 
 def write_section(path: Path, text: str) -> None:
-    old = path.read_text() if path.exists() else ""
-    lines = old.splitlines()
-    try:
-        a = lines.index(SECTION)
-    except ValueError:
-        new = (old.rstrip("\n") + "\n\n" if old.strip() else "") + text
-    else:
-        b = next((i for i in range(a + 1, len(lines)) if lines[i].startswith("# ")), len(lines))
-        new = "\n".join(lines[:a] + text.rstrip("\n").splitlines()
-                        + ([""] + lines[b:] if b < len(lines) else [])) + "\n"
-    path.write_text(new if new.endswith("\n") else new + "\n")
+    """Rewrite this benchmark's section of the markdown file ``path``."""
+    from .report import write_section as write
+
+    write(path, text, SECTION)
 
 
 def run(args: argparse.Namespace) -> int:
