@@ -38,6 +38,21 @@ def voice_wav(tmp_path: Path, who: str, text: str, voice: str | None = None) -> 
     return p
 
 
+def mix_wav(path: Path, parts: list[tuple[int, Path, float]], channels: int) -> Path:
+    """One WAV of ``channels`` channels holding each ``(channel, wav, at)`` of ``parts``
+    (mono 16 kHz) in that channel from ``at`` seconds on. Played into a sink split into
+    mic devices (``PulseServer.split``), it puts speech on several mics exactly as timed
+    here, however late the player starts."""
+    from pulse import read_pcm16, write_pcm16
+
+    sounds = [(ch, read_pcm16(w)[0][:, 0], int(round(at * RATE))) for ch, w, at in parts]
+    x = np.zeros((max(i + len(y) for _, y, i in sounds), channels), np.int16)
+    for ch, y, i in sounds:
+        x[i:i + len(y), ch] += y
+    write_pcm16(path, x, RATE)
+    return path
+
+
 def duration(wav: Path) -> float:
     import wave
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 import threading
 import time
 
-import numpy as np
 import pytest
 
 from referee.numbers import number_words, parse_number
-from live_game import Referee, journal_lines, replay_json, voice_wav
+from live_game import Referee, duration, journal_lines, mix_wav, replay_json, voice_wav
 
 PLAYERS = "ann,bob,cai"
 #: each player's microphone: ALSA device, and the sink and channel that feed it. bob's and
@@ -105,18 +104,11 @@ class Table:
 
 def race_wav(tmp_path, gap: float):
     """bob's "goop" in channel 0 and cai's in channel 1, cai's ending ``gap`` s after bob's."""
-    from pulse import read_pcm16, write_pcm16
-
-    bob, rate = read_pcm16(voice_wav(tmp_path, "bob", "goop", VOICE["bob"]))
-    cai, _ = read_pcm16(voice_wav(tmp_path, "cai", "goop", VOICE["cai"]))
-    lag = len(bob) + int(gap * rate) - len(cai)  # samples from bob's start to cai's
-    a, b = max(0, -lag), max(0, lag)
-    x = np.zeros((max(a + len(bob), b + len(cai)) + rate // 2, 2), np.int16)
-    x[a:a + len(bob), 0] = bob[:, 0]
-    x[b:b + len(cai), 1] = cai[:, 0]
-    path = tmp_path / "race.wav"
-    write_pcm16(path, x, rate)
-    return path
+    bob = voice_wav(tmp_path, "bob", "goop", VOICE["bob"])
+    cai = voice_wav(tmp_path, "cai", "goop", VOICE["cai"])
+    lag = duration(bob) + gap - duration(cai)  # from bob's start to cai's
+    return mix_wav(tmp_path / "race.wav",
+                   [(0, bob, max(0.0, -lag)), (1, cai, max(0.0, lag))], 2)
 
 
 def test_a_goop_hand_through_pulseaudio_then_crash_and_resume(mics, tmp_path):

@@ -12,16 +12,29 @@ import json
 import signal
 import time
 
+import pytest
+
 from referee.cards import Card
 
-from live_game import (RATE, Referee, duration, journal_lines, replay_json, speech_spans,
-                       voice_wav)
+from live_game import (RATE, Referee, duration, journal_lines, mix_wav, replay_json,
+                       speech_spans, voice_wav)
 
 MICS = "dealer,ann,bob"
+#: the players' mics: two devices fed by the channels of one sink (tests/pulse.py
+#: ``split``), so that calls played as one file reach them exactly as timed in it
+PLAYER_MICS = {"ann": "stroop_ann", "bob": "stroop_bob"}
+DEVICES = ",".join(["dealer", *PLAYER_MICS.values()])
+
+
+@pytest.fixture(scope="module")
+def mics(pulse):
+    if "stroop" not in pulse.sinks:
+        pulse.add_split_sink("stroop", list(PLAYER_MICS.values()))
+    return pulse
 
 
 def play_args(*extra: str) -> list[str]:
-    return ["play", "stroop", "--channels", MICS, "--devices", MICS, "--json",
+    return ["play", "stroop", "--channels", MICS, "--devices", DEVICES, "--json",
             "--speak-to", "speakers", "--engine", "pocketsphinx", *extra]
 
 
@@ -61,14 +74,14 @@ class Game:
             self.typed.append(card)
             self.ref.type(card)
             assert self._journaled_deal(card, 2.0), self.ref.stderr
-        procs = []
         end = time.monotonic() - 0.5
-        for who, text, at in sorted(calls, key=lambda c: c[2]):
-            w = voice_wav(self.tmp, who, text)
-            time.sleep(max(0.0, end + at - time.monotonic()))
-            procs.append(self.pulse.play(w, who, wait=False))
-        for p in procs:
-            p.wait(30)
+        first = min(at for _, _, at in calls)
+        players = list(PLAYER_MICS)
+        parts = [(players.index(who), voice_wav(self.tmp, who, text), at - first)
+                 for who, text, at in calls]
+        wav = mix_wav(self.tmp / f"round{n}.wav", parts, len(players))
+        time.sleep(max(0.0, end + first - time.monotonic()))
+        self.pulse.play(wav, "stroop")
         return self.ref.wait_objects("round", n, 20)[n - 1]
 
     def race(self, first: tuple[str, str], second: tuple[str, str], margin: float = 0.4,
@@ -89,7 +102,8 @@ def start_referee(pulse, data, *args) -> tuple[Referee, object]:
     return ref, rec
 
 
-def test_a_stroop_game_through_pulseaudio(pulse, tmp_path):
+def test_a_stroop_game_through_pulseaudio(mics, tmp_path):
+    pulse = mics
     data = tmp_path / "data"
     ref, rec = start_referee(pulse, data, *play_args())
     try:
@@ -161,7 +175,8 @@ def test_a_stroop_game_through_pulseaudio(pulse, tmp_path):
         assert any(a <= rel + 3.0 and b >= rel - 0.5 for a, b in spans), (n, rel, spans)
 
 
-def test_kill_9_then_resume_loses_nothing(pulse, tmp_path):
+def test_kill_9_then_resume_loses_nothing(mics, tmp_path):
+    pulse = mics
     data = tmp_path / "data"
     ref, rec = start_referee(pulse, data, *play_args())
     try:
