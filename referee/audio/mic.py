@@ -11,10 +11,11 @@ back until every device is placed (about ``align_blocks`` x ``block_seconds``, 1
 only sample counts matter. (Placed by their first 0.25 s, devices fed by one sink of the
 test audio server were now and then up to 30 ms apart, by 0.5 s up to 10 ms, by 1 s within
 1 ms at every start: BENCHMARKS.md, "Microphone alignment". Sound arriving as the streams
-start makes their first deliveries uneven.) (PortAudio's own input ADC time was tried first: through
-PulseAudio's ALSA plugin it is off by up to 100 ms per stream start; the arrival minimum was
-within 3 ms.) Separate devices drift apart by their clock error, some tens of ppm: about
-0.1 s an hour; ``drift()`` reports it. With one device nothing is held back.
+start makes their first deliveries uneven.) (PortAudio's own input ADC time was tried
+first: through PulseAudio's ALSA plugin it is off by up to 100 ms per stream start; the
+arrival minimum was within 3 ms.) Separate devices drift apart by their clock error, some
+tens of ppm: about 0.1 s an hour; ``drift()`` reports it. With one device nothing is held
+back.
 
 sounddevice is passed in (``MicrophoneSource(sd, ...)``) or imported on first use, never at
 import of this module: it lists the devices once, when imported.
@@ -117,9 +118,9 @@ class MicrophoneSource:
     buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
     times, and too little loses audio when the machine is busy (``overflows``). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
-    are lined up, where each was placed; and whenever input has overflowed. Iterate (from one thread) to get
-    blocks; ``stop()`` (from any thread) ends the iteration. Use as a context manager, or
-    ``start()``/``close()``.
+    are lined up, where each was placed; and whenever input has overflowed. Iterate (from
+    one thread) to get blocks; ``stop()`` (from any thread) ends the iteration. Use as a
+    context manager, or ``start()``/``close()``.
     """
 
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),

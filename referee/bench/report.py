@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 from ..audio.mic import BLOCK_SECONDS
 from . import metrics as M
