@@ -138,6 +138,12 @@ def test_report_states_held_out_separately_and_the_command(tmp_path):
     out.write_text("# Verdict latency\n\nkeep 2\n")
     assert main(["bench", "--report-only", "--results", str(results), "--out", str(out)]) == 0
     assert out.read_text() == text + "\n# Verdict latency\n\nkeep 2\n"
+    # A development set's report says that it is one, not how targets are judged.
+    dev = tmp_path / "dev.md"
+    assert main(["bench", "--report-only", "--results", str(results), "--dev", "pico",
+                 "--out", str(dev)]) == 0
+    assert "**Development set pico:**" in dev.read_text()
+    assert "Targets are judged" not in dev.read_text()
 
 
 def test_bad_input_is_a_clear_error(tmp_path, capsys):
@@ -150,6 +156,8 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
                  "--out", str(tmp_path / "B.md")]) == 2
     assert "not a results file" in capsys.readouterr().err
     assert main(["bench", "--block-ms", "0"]) == 2
+    assert main(["bench", "--dev", "pico", "--split", "held-out"]) == 2
+    assert "--dev pico has only tuning items" in capsys.readouterr().err
     results = tmp_path / "r.jsonl"
     results.write_text(json.dumps({"meta": {"command": "c", "date": "d", "machine": "m",
                                             "engine": "e", "corpus": "c"}}) + "\n")

@@ -141,3 +141,33 @@ def test_each_voice_says_four_sentences_to_the_referee_that_are_no_command():
     # They come after every other item, so those are as in version 3.
     first = items.index(addressed[0])
     assert all(i.category == "addressed" for i in items[first:] if i.split == "tuning")
+
+
+def test_a_development_set_replaces_the_tuning_voices_only():
+    # The tuning split's sentences, noises and seeds, said by the set's voices; the
+    # held-out items are the benchmark's own, untouched.
+    base = corpus.plan(7)
+    dev = corpus.plan(7, corpus.voices_for("kept-out"))
+    assert [i for i in dev if i.split == "held-out"] == [i for i in base if i.split == "held-out"]
+    tuning = [i for i in dev if i.split == "tuning"]
+    assert {i.voice for i in tuning if i.voice} == {v.id for v in corpus.DEV_SETS["kept-out"]}
+    assert not {v.id for v in corpus.DEV_SETS["kept-out"]} & {v.id for v in corpus.VOICES}
+    assert {i.text for i in tuning} <= {i.text for i in base if i.split == "tuning"}
+    assert corpus.default_dir(7, "pico").name == f"dev-pico-v{corpus.VERSION}-s7"
+    with pytest.raises(corpus.CorpusError, match="no development set 'nope'"):
+        corpus.voices_for("nope")
+
+
+@pytest.mark.skipif(not __import__("shutil").which("pico2wave"),
+                    reason="SVOX Pico (Debian non-free libttspico-utils) is not installed")
+def test_pico_voices_speak_and_the_low_ones_lower():
+    def pitch(x):  # the strongest autocorrelation lag in 60-400 Hz, as a frequency
+        x = x - x.mean()
+        r = np.correlate(x[:8000], x[:8000], "full")[7999:]
+        lo, hi = RATE // 400, RATE // 60
+        return RATE / (lo + int(np.argmax(r[lo:hi])))
+
+    us = corpus.synthesize(corpus.Voice("pico", "en-US", "tuning"), "queen of hearts")
+    low = corpus.synthesize(corpus.Voice("pico", "en-US-low", "tuning"), "queen of hearts")
+    assert 0.5 < len(us) / RATE < 3.0
+    assert pitch(low) < pitch(us) * 0.85  # 5 semitones down: x 0.75

@@ -48,7 +48,7 @@ class Voice:
     """One TTS voice."""
 
     engine: str
-    """``'espeak-ng'``, ``'flite'`` or ``'festival'``: the voice family."""
+    """``'espeak-ng'``, ``'flite'``, ``'festival'`` or ``'pico'``: the voice family."""
     name: str
     """The engine's name for it, e.g. ``'en-gb-scotland+m2'``, ``'awb'``."""
     split: str
@@ -80,6 +80,38 @@ VOICES: tuple[Voice, ...] = (
     Voice("flite", "slt", "held-out"),
     Voice("festival", "cmu_us_slt_arctic_hts", "held-out"),
 )
+
+#: Development sets (``referee bench --dev SET``): the tuning split's sentences, noises and
+#: seeds said by voices the benchmark does not use, to choose settings on without looking at
+#: the held-out voices. Their items are tuning items, so they are never a held-out figure.
+#: They need Debian's non-free voices: mbrola mbrola-us1 mbrola-us2 mbrola-us3 mbrola-en1
+#: festvox-us1 festvox-us2 festvox-us3 festvox-en1 festvox-don festvox-rablpc16k
+#: libttspico-utils.
+DEV_SETS: dict[str, tuple[Voice, ...]] = {
+    # diphone recordings of five people; the phrase classifier trained on us1, us3 and RAB
+    "diphone": tuple(Voice(e, n, "tuning") for e, n in (
+        ("espeak-ng", "mb-us1"), ("espeak-ng", "mb-us2"), ("espeak-ng", "mb-us3"),
+        ("espeak-ng", "mb-en1"), ("festival", "rab_diphone"), ("festival", "don_diphone"),
+        ("festival", "us1_mbrola"), ("festival", "en1_mbrola"))),
+    # only those of the diphone people it never trained on
+    "kept-out": tuple(Voice(e, n, "tuning") for e, n in (
+        ("espeak-ng", "mb-us2"), ("festival", "us2_mbrola"), ("espeak-ng", "mb-en1"),
+        ("festival", "en1_mbrola"), ("festival", "don_diphone"))),
+    # SVOX Pico, a family nothing trained on (``-low``: 5 semitones down)
+    "pico": tuple(Voice("pico", n, "tuning")
+                  for n in ("en-US", "en-GB", "en-US-low", "en-GB-low")),
+}
+
+
+def voices_for(dev: str | None = None) -> tuple[Voice, ...]:
+    """The benchmark's voices, or with ``dev`` those of that development set in place of
+    the tuning voices."""
+    if dev is None:
+        return VOICES
+    if dev not in DEV_SETS:
+        raise CorpusError(f"no development set {dev!r}: choose from {', '.join(DEV_SETS)}")
+    return DEV_SETS[dev] + tuple(v for v in VOICES if v.split != "tuning")
+
 
 GOOP_TEXTS = ("goop", "goop!")
 
@@ -221,8 +253,8 @@ def _delivery(rng: np.random.Generator) -> dict:
                 seed=int(rng.integers(2**31)))
 
 
-def plan(seed: int = 1) -> list[Item]:
-    """Every item of the corpus, deterministic in ``seed``. Per voice: the 52
+def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
+    """Every item of the corpus of ``voices``, deterministic in ``seed``. Per voice: the 52
     cards (13 per SNR bucket), "goop" 8 times, 4 commands, 4 chatter and 4
     near-miss negatives; per split, 26 noise-only items; then per voice 4
     sentences addressed to the referee (drawn apart, so the items before them
@@ -237,8 +269,8 @@ def plan(seed: int = 1) -> list[Item]:
             items.append(Item(id=f"{split}-{n:04d}", split=split, **kw))
             n += 1
 
-        voices = [v for v in VOICES if v.split == split]
-        for vi, voice in enumerate(voices):
+        speakers = [v for v in voices if v.split == split]
+        for vi, voice in enumerate(speakers):
             rng = mixing.rng_for(seed, f"plan/{voice.id}")
             lines: list[tuple[str, str, str | None]] = []
             for card in rng.permutation(deck):
@@ -268,7 +300,7 @@ def plan(seed: int = 1) -> list[Item]:
                         snr=snr, noise=kind, rate=1.0, pitch=0, peak_dbfs=level,
                         lead=round(float(rng.uniform(2.0, 4.0)), 3), trail=0.0,
                         seed=int(rng.integers(2**31)))
-        for vi, voice in enumerate(voices):
+        for vi, voice in enumerate(speakers):
             rng = mixing.rng_for(seed, f"plan/addressed/{voice.id}")
             for i, text in enumerate(rng.permutation(ADDRESSED[split])[:4]):
                 snr, noise = _snr_noise(i, vi)
@@ -327,6 +359,13 @@ def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0,
             _run(["flite", "-voice", voice.name, "--setf", f"duration_stretch={1 / rate:.3f}",
                   "-t", text, "-o", str(raw)], "flite")
             effects = ["pitch", str(pitch)] if pitch else []
+        elif voice.engine == "pico":
+            low = voice.name.endswith("-low")
+            _run(["pico2wave", "-l", voice.name.removesuffix("-low"), "-w", str(raw), text],
+                 "pico2wave (Debian non-free libttspico-utils)")
+            effects = ["tempo", "-s", f"{rate:.3f}"]
+            if pitch or low:
+                effects += ["pitch", str(pitch - (500 if low else 0))]
         elif voice.engine == "festival":
             script = (f"(voice_{voice.name})\n"
                       f"(Parameter.set 'Duration_Stretch {1 / rate:.3f})\n"
@@ -357,19 +396,21 @@ def speech_only(x: np.ndarray, voice: Voice, text: str) -> np.ndarray:
 
 # Building ------------------------------------------------------------------
 
-def default_dir(seed: int = 1) -> Path:
+def default_dir(seed: int = 1, dev: str | None = None) -> Path:
     """Where the corpus is cached: ``$REFEREE_CACHE`` or ``~/.cache/referee``,
-    then ``bench/corpus-v{VERSION}-s{seed}``."""
+    then ``bench/corpus-v{VERSION}-s{seed}`` (a development set's:
+    ``bench/dev-{dev}-v{VERSION}-s{seed}``)."""
     root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    return root / "bench" / f"corpus-v{VERSION}-s{seed}"
+    name = f"corpus-v{VERSION}-s{seed}" if dev is None else f"dev-{dev}-v{VERSION}-s{seed}"
+    return root / "bench" / name
 
 
-def _babble_pool(split: str, seed: int, workdir: Path, cache: Path) -> list[np.ndarray]:
+def _babble_pool(split: str, seed: int, workdir: Path, cache: Path,
+                 voices: tuple[Voice, ...] = VOICES) -> list[np.ndarray]:
     pool = []
-    voices = [v for v in VOICES if v.split == split]
     rng = mixing.rng_for(seed, f"babble/{split}")
     for k, text in enumerate(BABBLE[split]):
-        for v in voices:
+        for v in (v for v in voices if v.split == split):
             f = cache / f"babble-{split}-{k}-{v.engine}-{v.name}.wav"
             if not f.exists():
                 rate = float(rng.uniform(0.9, 1.15))
@@ -379,17 +420,17 @@ def _babble_pool(split: str, seed: int, workdir: Path, cache: Path) -> list[np.n
 
 
 def build(items: list[Item], directory: Path, seed: int = 1,
-          progress=None) -> list[Item]:
-    """Make the WAV of every item in ``items`` that is not yet in ``directory``
-    and return the items with their measured fields filled in (also saved in
-    ``directory/index.json``). ``progress(done, total)`` is called per item."""
+          progress=None, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
+    """Make the WAV of every item in ``items`` (said by ``voices``) that is not yet in
+    ``directory`` and return the items with their measured fields filled in (also saved
+    in ``directory/index.json``). ``progress(done, total)`` is called per item."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     index_path = directory / "index.json"
     index = json.loads(index_path.read_text()) if index_path.exists() else {}
     if index.get("version") != VERSION or index.get("seed") != seed:
         index = {"version": VERSION, "seed": seed, "items": {}}
-    voices = {v.id: v for v in VOICES}
+    by_id = {v.id: v for v in voices}
     pools: dict[str, list[np.ndarray]] = {}
     out: list[Item] = []
     with tempfile.TemporaryDirectory(prefix="referee-tts-") as td:
@@ -404,7 +445,8 @@ def build(items: list[Item], directory: Path, seed: int = 1,
                 continue
             rng = mixing.rng_for(item.seed, item.id)
             if item.noise == "babble" and item.split not in pools:
-                pools[item.split] = _babble_pool(item.split, seed, wd, directory / "babble")
+                pools[item.split] = _babble_pool(item.split, seed, wd, directory / "babble",
+                                                 voices)
             if item.category == "noise":
                 n = int(item.lead * RATE)
                 if item.noise == "silence":
@@ -416,7 +458,7 @@ def build(items: list[Item], directory: Path, seed: int = 1,
                 start = end = 0
                 snr_measured = None
             else:
-                speech = synthesize(voices[item.voice], item.text, item.rate, item.pitch, wd)
+                speech = synthesize(by_id[item.voice], item.text, item.rate, item.pitch, wd)
                 lead, trail = int(item.lead * RATE), int(item.trail * RATE)
                 n = lead + len(speech) + trail
                 if item.noise == "silence":

@@ -43,7 +43,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a small subset (held-out voices, ~1 in 5 calls): a minute or two")
     p.add_argument("--split", choices=("held-out", "tuning", "both"),
                    help="which voices (default: both; held-out with --quick)")
-    p.add_argument("--out", default="BENCHMARKS.md", help="report to write (default: %(default)s)")
+    p.add_argument("--dev", choices=tuple(corpus.DEV_SETS),
+                   help="measure a development set instead, to choose settings on: the tuning "
+                   "sentences said by other voices (diphone: MBROLA's and festival's diphone "
+                   "people, some trained on; kept-out: those never trained on; pico: SVOX "
+                   "Pico). Needs Debian non-free voices; never a benchmark figure")
+    p.add_argument("--out", help="report to write (default: BENCHMARKS.md; with --dev, "
+                   "report.md in the corpus directory)")
     p.add_argument("--details", metavar="FILE",
                    help="also write per-item failures and confusions to FILE (markdown)")
     p.add_argument("--details-split", choices=("tuning", "held-out", "both"), default="tuning",
@@ -75,8 +81,13 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.block_ms <= 0 or args.block_ms > 2000:
         raise BenchError(f"--block-ms must be between 1 and 2000, not {args.block_ms}")
-    split = args.split or ("held-out" if args.quick else "both")
-    cdir = Path(args.corpus) if args.corpus else corpus.default_dir(args.seed)
+    if args.dev and args.split not in (None, "tuning"):
+        raise BenchError(f"--dev {args.dev} has only tuning items, not {args.split}")
+    split = "tuning" if args.dev else args.split or ("held-out" if args.quick else "both")
+    voices = corpus.voices_for(args.dev)
+    cdir = Path(args.corpus) if args.corpus else corpus.default_dir(args.seed, args.dev)
+    if args.out is None:
+        args.out = str(cdir / "report.md") if args.dev else "BENCHMARKS.md"
     engine_tag = args.engine or "default"
     results = Path(args.results) if args.results else \
         cdir / f"results-{engine_tag}-{split}{'-quick' if args.quick else ''}.jsonl"
@@ -87,10 +98,12 @@ def _run(args: argparse.Namespace) -> int:
             raise BenchError(f"no results file at {results}: run without --report-only first")
         records, meta = _load_results(results)
         meta["command"] = meta.get("command", command)
+        meta.setdefault("dev", args.dev)
     else:
-        items = corpus.select(corpus.plan(args.seed), split, args.quick)
+        items = corpus.select(corpus.plan(args.seed, voices), split, args.quick)
         print(f"referee bench: corpus {cdir} ({len(items)} items)", file=sys.stderr)
-        items = corpus.build(items, cdir, args.seed, progress=_progress("synthesising"))
+        items = corpus.build(items, cdir, args.seed, progress=_progress("synthesising"),
+                             voices=voices)
         recogniser = _open(args)
         print(f"referee bench: engine {recogniser.name}", file=sys.stderr)
         items, skipped = check_against_grammar(items, _grammar_of(recogniser))
@@ -111,8 +124,10 @@ def _run(args: argparse.Namespace) -> int:
             "engine": _engine_desc(recogniser, args),
             "classifier": _classifier_path(recogniser),
             "corpus": f"`{cdir}` (version {corpus.VERSION}, seed {args.seed}, "
-                      f"{'quick subset, ' if args.quick else ''}{split} voices)",
-            "corpus_about": corpus_about(),
+                      f"{'quick subset, ' if args.quick else ''}{split} voices"
+                      f"{f' of development set {args.dev}' if args.dev else ''})",
+            "corpus_about": corpus_about(voices),
+            "dev": args.dev,
             "quick": args.quick,
             "elapsed": elapsed,
             "block_ms": args.block_ms,
@@ -138,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _argv_for(args: argparse.Namespace) -> list[str]:
     out = []
-    for opt in ("engine", "model", "split", "corpus", "results", "details"):
+    for opt in ("engine", "model", "split", "dev", "corpus", "results", "details"):
         v = getattr(args, opt)
         if v:
             out += [f"--{opt}", str(v)]
@@ -310,9 +325,9 @@ def measure(recogniser, item: corpus.Item, directory: Path, block_ms: int = BLOC
     return rec
 
 
-def corpus_about() -> str:
-    """A paragraph describing the corpus, for the report."""
-    voices = {s: ", ".join(f"{v.engine} {v.name}" for v in corpus.VOICES if v.split == s)
+def corpus_about(speakers: tuple[corpus.Voice, ...] = corpus.VOICES) -> str:
+    """A paragraph describing the corpus of ``speakers``, for the report."""
+    voices = {s: ", ".join(f"{v.engine} {v.name}" for v in speakers if v.split == s)
               for s in corpus.SPLITS}
     return (
         "Synthesised offline by `referee.bench.corpus` from one seed and cached as 16 kHz mono "
