@@ -171,3 +171,21 @@ def test_pico_voices_speak_and_the_low_ones_lower():
     low = corpus.synthesize(corpus.Voice("pico", "en-US-low", "tuning"), "queen of hearts")
     assert 0.5 < len(us) / RATE < 3.0
     assert pitch(low) < pitch(us) * 0.85  # 5 semitones down: x 0.75
+
+
+def test_the_near_miss_set_is_talk_with_card_words_and_no_call():
+    from referee.hearing.grammar import Grammar
+
+    items = corpus.plan_for(77, "near-miss")
+    assert items == corpus.plan_near_misses(77) != corpus.plan_near_misses(78)
+    voices = corpus.DEV_SETS["near-miss"]
+    assert len(items) == len(voices) * len(corpus.PROBE_NEAR_MISSES)
+    assert {i.voice for i in items} == {v.id for v in voices}
+    grammar = Grammar.load()
+    for i in items:
+        assert i.category == "near-miss" and i.expect is None and i.split == "tuning"
+        assert grammar.match(i.text) is None, i.text
+    benchmark = {t for ts in corpus.NEAR_MISSES.values() for t in ts}
+    assert not set(corpus.PROBE_NEAR_MISSES) & benchmark
+    # the hardest conditions are there: each noise at 5 dB
+    assert {(i.snr, i.noise) for i in items} >= {("5", n) for n in corpus.NOISE_KINDS}

@@ -103,6 +103,25 @@ DEV_SETS: dict[str, tuple[Voice, ...]] = {
 }
 
 
+#: The near-miss development set: sentences with card or shout words that are no call (none
+#: of them the benchmark's), each said by tuning and development voices of every family.
+PROBE_NEAR_MISSES = (
+    "king in the castle", "queen in the garden", "two in the morning", "nine in the evening",
+    "five in a row", "ace in the hole", "seven dwarfs", "three musketeers", "ten pounds please",
+    "four seasons", "six pack of beer", "eight legs on a spider", "diamond ring",
+    "club sandwich", "heart attack", "the queen is dead", "the king is here", "two of them",
+    "four of my friends", "six of one", "I have two hearts", "you have five diamonds",
+    "only three clubs left", "a jack of all trades", "queen of the night", "king of kings",
+    "ace of cakes", "jack and jill", "the jack was wild", "nine lives", "ten to one",
+    "the ace of it", "hearts and minds", "seven of us", "queen bee", "king size bed",
+    "three of a kind", "a pair of kings", "that is a good hoop", "go up the stairs",
+    "scoop it up", "the soup is cold")
+DEV_SETS["near-miss"] = tuple(Voice(e, n, "tuning") for e, n in (
+    ("espeak-ng", "en-us+m3"), ("espeak-ng", "en-gb+f2"), ("flite", "kal"),
+    ("festival", "kal_diphone"), ("pico", "en-US"), ("pico", "en-GB"), ("espeak-ng", "mb-us2"),
+    ("festival", "don_diphone")))
+
+
 def voices_for(dev: str | None = None) -> tuple[Voice, ...]:
     """The benchmark's voices, or with ``dev`` those of that development set in place of
     the tuning voices."""
@@ -111,6 +130,27 @@ def voices_for(dev: str | None = None) -> tuple[Voice, ...]:
     if dev not in DEV_SETS:
         raise CorpusError(f"no development set {dev!r}: choose from {', '.join(DEV_SETS)}")
     return DEV_SETS[dev] + tuple(v for v in VOICES if v.split != "tuning")
+
+
+def plan_for(seed: int = 1, dev: str | None = None) -> list[Item]:
+    """The items of the benchmark (``dev`` None) or of a development set."""
+    if dev == "near-miss":
+        return plan_near_misses(seed)
+    return plan(seed, voices_for(dev))
+
+
+def plan_near_misses(seed: int = 77) -> list[Item]:
+    """The near-miss development set: every sentence of :data:`PROBE_NEAR_MISSES` said by
+    each of its voices, conditions in turn over the SNRs and noises."""
+    items: list[Item] = []
+    for vi, voice in enumerate(DEV_SETS["near-miss"]):
+        rng = mixing.rng_for(seed, f"probe/{voice.id}")
+        for text in PROBE_NEAR_MISSES:
+            snr, noise = _snr_noise(len(items), vi)
+            items.append(Item(id=f"probe-{len(items):04d}", split="tuning",
+                              category="near-miss", text=text, expect=None, voice=voice.id,
+                              family=voice.engine, snr=snr, noise=noise, **_delivery(rng)))
+    return items
 
 
 GOOP_TEXTS = ("goop", "goop!")

@@ -47,7 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="measure a development set instead, to choose settings on: the tuning "
                    "sentences said by other voices (diphone: MBROLA's and festival's diphone "
                    "people, some trained on; kept-out: those never trained on; pico: SVOX "
-                   "Pico). Needs Debian non-free voices; never a benchmark figure")
+                   "Pico), or (near-miss) 42 sentences with card words that are no call said "
+                   "by 8 voices of every family. Needs Debian non-free voices; never a "
+                   "benchmark figure")
     p.add_argument("--out", help="report to write (default: BENCHMARKS.md; with --dev, "
                    "report.md in the corpus directory)")
     p.add_argument("--details", metavar="FILE",
@@ -100,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
         meta["command"] = meta.get("command", command)
         meta.setdefault("dev", args.dev)
     else:
-        items = corpus.select(corpus.plan(args.seed, voices), split, args.quick)
+        items = corpus.select(corpus.plan_for(args.seed, args.dev), split, args.quick)
         print(f"referee bench: corpus {cdir} ({len(items)} items)", file=sys.stderr)
         items = corpus.build(items, cdir, args.seed, progress=_progress("synthesising"),
                              voices=voices)
@@ -126,7 +128,7 @@ def _run(args: argparse.Namespace) -> int:
             "corpus": f"`{cdir}` (version {corpus.VERSION}, seed {args.seed}, "
                       f"{'quick subset, ' if args.quick else ''}{split} voices"
                       f"{f' of development set {args.dev}' if args.dev else ''})",
-            "corpus_about": corpus_about(voices),
+            "corpus_about": corpus_about(voices, args.dev),
             "dev": args.dev,
             "quick": args.quick,
             "elapsed": elapsed,
@@ -325,10 +327,18 @@ def measure(recogniser, item: corpus.Item, directory: Path, block_ms: int = BLOC
     return rec
 
 
-def corpus_about(speakers: tuple[corpus.Voice, ...] = corpus.VOICES) -> str:
-    """A paragraph describing the corpus of ``speakers``, for the report."""
+def corpus_about(speakers: tuple[corpus.Voice, ...] = corpus.VOICES,
+                 dev: str | None = None) -> str:
+    """A paragraph describing the corpus of ``speakers`` (development set ``dev``), for
+    the report."""
     voices = {s: ", ".join(f"{v.engine} {v.name}" for v in speakers if v.split == s)
               for s in corpus.SPLITS}
+    if dev == "near-miss":
+        return (f"Synthesised offline by `referee.bench.corpus`: {len(corpus.PROBE_NEAR_MISSES)}"
+                " sentences with card or shout words that are no call (\"six of one\", "
+                "\"ace in the hole\", \"scoop it up\"), each said once by each voice, in "
+                "the benchmark's conditions and deliveries.\n\n"
+                f"- **Voices:** {voices['tuning']}.\n")
     return (
         "Synthesised offline by `referee.bench.corpus` from one seed and cached as 16 kHz mono "
         "WAV. Each voice says each of the 52 cards once (13 per SNR bucket), \"goop\" 8 times, "
@@ -340,9 +350,12 @@ def corpus_about(speakers: tuple[corpus.Voice, ...] = corpus.VOICES) -> str:
         "digital silence or faint room noise (pink, 50 dB down) around the speech; noisy ones "
         "babble (four overlapping TTS talkers saying other things), card-table clatter "
         "(riffles, slaps, chips), pink or white noise at 20, 10 or 5 dB SNR (speech power over "
-        "its active span against noise power over the item).\n\n"
-        f"- **Tuning voices:** {voices['tuning']}.\n"
-        f"- **Held-out voices:** {voices['held-out']}.\n\n"
-        "The two sets share no speaker (Kal is tuning; AWB, RMS and SLT are held out), no "
-        "chatter, near-miss, addressed, command wording or babble sentence, and no noise seed."
+        "its active span against noise power over the item).\n\n" + (
+            f"- **Voices:** {voices['tuning']}, saying the tuning split's sentences (development "
+            f"set {dev}).\n" if dev else
+            f"- **Tuning voices:** {voices['tuning']}.\n"
+            f"- **Held-out voices:** {voices['held-out']}.\n\n"
+            "The two sets share no speaker (Kal is tuning; AWB, RMS and SLT are held out), no "
+            "chatter, near-miss, addressed, command wording or babble sentence, and no noise "
+            "seed.")
     )
