@@ -25,6 +25,9 @@ P95_TARGET = 0.300  # seconds, at most
 #: Out-of-the-box PocketSphinx with a plain JSGF, from the issue (for context).
 STARTING_POINT = {"clean": 82.0, "20": 67.0, "10": 45.0, "5": 19.0, "goop": 22.0}
 
+#: Milliseconds of audio fed to the recogniser at a time: a microphone's block.
+BLOCK_MS = round(BLOCK_SECONDS * 1000)
+
 SPLITS = ("held-out", "tuning")
 
 
@@ -243,9 +246,8 @@ def render(records: list[dict], meta: dict) -> str:
                  "Only at end of input", "Start error (median abs)", "End error (median abs)"],
                 rows) + [""]
     block = meta.get("block_ms", 100)  # results files before 50 ms blocks were the default
-    mic = round(BLOCK_SECONDS * 1000)
-    live = "as a live microphone delivers it" if block == mic else \
-        f"where a live microphone delivers {mic} ms"
+    live = "as a live microphone delivers it" if block == BLOCK_MS else \
+        f"where a live microphone delivers {BLOCK_MS} ms"
     L += [f"Audio is fed to the recogniser in {block} ms blocks, one stream "
           f"per item, {live}. The delay of a heard call is the "
           "audio time at the end of the block whose `feed` returned it, minus the end of the "

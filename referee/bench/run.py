@@ -22,13 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..audio.mic import BLOCK_SECONDS
 from . import corpus, report
+from .report import BLOCK_MS
 
 DESCRIPTION = __doc__
-
-#: Milliseconds of audio fed to the recogniser at a time: a microphone's block.
-BLOCK_MS = round(BLOCK_SECONDS * 1000)
 
 
 class BenchError(ValueError):
