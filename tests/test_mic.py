@@ -165,3 +165,26 @@ def test_lost_input_is_told(pulse):
     assert src.overflows == 1
     lost = [t for t in told if "overflowed" in t]
     assert len(lost) == 1 and lost[0].startswith("microphone input overflowed (bob; 1 time"), told
+
+
+def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_path):
+    # A host API may give no stream time (currentTime 0). Its callbacks are then timed by
+    # the clock the callback runs on, and so are every device's, rather than two clocks
+    # being compared. Here one such callback is handed to a real stream before the
+    # devices are placed.
+    import types
+
+    wav = beeps_wav(tmp_path / "beeps.wav", at=(0.5, 1.4))
+    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"])
+
+    def act():
+        threading.Event().wait(0.2)
+        src._callback(1)(np.zeros((0, 1), np.int16), 0, types.SimpleNamespace(currentTime=0.0),
+                         None)
+        pulse.play(wav, "mic1")
+
+    x = capture(src, act)
+    on = [onsets(x[ch]) for ch in range(2)]
+    assert all(len(o) == 2 for o in on), on
+    for a, b in zip(*on):
+        assert abs(a - b) < 0.030, on  # the callbacks' own times are a little rougher

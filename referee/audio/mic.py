@@ -1,21 +1,22 @@
 """Microphones, through sounddevice (PortAudio): one device, one multi-channel device with
 a channel per player, or several devices, as one :class:`~referee.audio.blocks.AudioSource`.
 
-Timestamps come from sample counts. With several devices, each device's count is placed on
-the one shared clock once, at start: for the first ``align_blocks`` callbacks of every device
-the source notes when each callback ran (PortAudio's stream clock, one clock for all streams
-of a host API) minus the duration of the samples received so far; the minimum of that is when
-the device's sample 0 was captured, plus the smallest delivery delay. A device whose sample 0
-came 80 ms after the first device's gets its samples numbered from 80 ms. Blocks are held
-back until every device is placed (about ``align_blocks`` x ``block_seconds``, 1 s), then
-only sample counts matter. (Placed by their first 0.25 s, devices fed by one sink of the
-test audio server were now and then up to 30 ms apart, by 0.5 s up to 10 ms, by 1 s within
-1 ms at every start: BENCHMARKS.md, "Microphone alignment". Sound arriving as the streams
-start makes their first deliveries uneven.) (PortAudio's own input ADC time was tried
-first: through PulseAudio's ALSA plugin it is off by up to 100 ms per stream start; the
-arrival minimum was within 3 ms.) Separate devices drift apart by their clock error, some
-tens of ppm: about 0.1 s an hour; ``drift()`` reports it. With one device nothing is held
-back.
+Timestamps come from sample counts. With several devices, each device's count is placed on the
+one shared clock once, at start: for the first ``align_blocks`` callbacks of every device the
+source notes when each callback ran (PortAudio's stream clock, one clock for all streams of a
+host API; should a callback come without it, the time the callback ran, for every device,
+since two clocks cannot be compared) minus the duration of the samples received so far; the
+minimum of that is when the device's sample 0 was captured, plus the smallest delivery delay.
+A device whose sample 0 came 80 ms after the first device's gets its samples numbered from
+80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x
+``block_seconds``, 1 s), then only sample counts matter. (Placed by their first 0.25 s,
+devices fed by one sink of the test audio server were now and then up to 30 ms apart, by 0.5 s
+up to 10 ms, by 1 s within 1 ms at every start: BENCHMARKS.md, "Microphone alignment". Sound
+arriving as the streams start makes their first deliveries uneven.) (PortAudio's own input ADC
+time was tried first: through PulseAudio's ALSA plugin it is off by up to 100 ms per stream
+start; the arrival minimum was within 3 ms.) Separate devices drift apart by their clock
+error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it. With one device nothing
+is held back.
 
 sounddevice is passed in (``MicrophoneSource(sd, ...)``) or imported on first use, never at
 import of this module: it lists the devices once, when imported.
@@ -152,7 +153,12 @@ class MicrophoneSource:
         n_in = len(self.inputs)
         self._offsets: list[int | None] = [None] * n_in
         self._counts = [0] * n_in  # samples received per input
-        self._zero: list[float] = [float("inf")] * n_in  # min(arrival - received/rate)
+        # min(arrival - received/rate) per input, by PortAudio's stream clock and by
+        # time.monotonic() (taken in the callback): the first unless some callback had no
+        # stream time (a host API without one), as two clocks cannot be compared
+        self._zero_stream: list[float] = [float("inf")] * n_in
+        self._zero_mono: list[float] = [float("inf")] * n_in
+        self._no_stream_time = False
         self._seen = [0] * n_in  # callbacks per input
         self._held: list[tuple[int, np.ndarray, int]] | None = [] if n_in > 1 else None
         self._hold_deadline: float | None = None
@@ -208,8 +214,8 @@ class MicrophoneSource:
             if status and status.input_overflow:
                 self.overflows += 1
                 self._overflowed[i] += 1
-            now = float(getattr(time_info, "currentTime", 0.0) or 0.0) or time.monotonic()
-            self._queue.put((i, indata.copy(), now))
+            now = float(getattr(time_info, "currentTime", 0.0) or 0.0)
+            self._queue.put((i, indata.copy(), now, time.monotonic()))
         return callback
 
     def stop(self) -> None:
@@ -246,10 +252,15 @@ class MicrophoneSource:
             if self.notify is not None and self.overflows > self._told:
                 self._tell_overflow()
             if item:
-                i, data, now = item
+                i, data, now, mono = item
                 self._counts[i] += data.shape[0]
                 self._seen[i] += 1
-                self._zero[i] = min(self._zero[i], now - self._counts[i] / self._rates[i])
+                had = self._counts[i] / self._rates[i]
+                self._zero_mono[i] = min(self._zero_mono[i], mono - had)
+                if now > 0:
+                    self._zero_stream[i] = min(self._zero_stream[i], now - had)
+                else:
+                    self._no_stream_time = True
                 if self._held is None:
                     yield from self._blocks(i, data, self._counts[i])
                     continue
@@ -263,6 +274,11 @@ class MicrophoneSource:
                         if o is not None))
                 for i, data, count in held:
                     yield from self._blocks(i, data, count)
+
+    @property
+    def _zeros(self) -> list[float]:
+        """Each input's estimate of when its sample 0 was captured, all on one clock."""
+        return self._zero_mono if self._no_stream_time else self._zero_stream
 
     def _input_label(self, i: int) -> str:
         """Input ``i`` for people: its players' names, else its device."""
@@ -285,11 +301,11 @@ class MicrophoneSource:
         ready = all(n >= self.align_blocks for n in self._seen)
         if not ready and time.monotonic() < self._hold_deadline:
             return False
-        placed = [z for z in self._zero if z != float("inf")]
+        placed = [z for z in self._zeros if z != float("inf")]
         if not placed:
             return False
         origin = min(placed)
-        for i, z in enumerate(self._zero):
+        for i, z in enumerate(self._zeros):
             if z != float("inf"):
                 self._offsets[i] = int(round((z - origin) * self._rates[i]))
         return True
@@ -301,8 +317,8 @@ class MicrophoneSource:
             if self._held is None and len(self.inputs) == 1:
                 self._offsets[i] = 0
             else:  # a late input: place it by its own arrival times against the others
-                origin = min(z for z in self._zero if z != float("inf"))
-                self._offsets[i] = int(round((self._zero[i] - origin) * rate))
+                origin = min(z for z in self._zeros if z != float("inf"))
+                self._offsets[i] = int(round((self._zeros[i] - origin) * rate))
         index = self._offsets[i] + count - data.shape[0]
         if index < 0:
             data = data[-index:]
@@ -323,8 +339,9 @@ class MicrophoneSource:
         estimate only falls, so this is <= 0)."""
         if any(o is None for o in self._offsets):
             return [0.0] * len(self.inputs)
-        origin = min(self._zero)
-        return [(z - origin) - off / r for z, off, r in zip(self._zero, self._offsets, self._rates)]
+        origin = min(self._zeros)
+        return [(z - origin) - off / r
+                for z, off, r in zip(self._zeros, self._offsets, self._rates)]
 
 
 def _device_label(device: int | str | None) -> str:
