@@ -165,9 +165,7 @@ class MicrophoneSource:
         self._stopped = threading.Event()
         self.align_blocks = align_blocks
         self.latency = latency
-        self.overflows = 0
-        """How many callbacks reported lost input (the count cannot say how much)."""
-        self._overflowed = [0] * n_in  # the same, per input
+        self._overflowed = [0] * n_in  # callbacks that reported lost input, per input
         self._told = 0  # overflows already told to notify
         self.notify = notify
 
@@ -212,7 +210,6 @@ class MicrophoneSource:
     def _callback(self, i: int):
         def callback(indata, frames, time_info, status) -> None:
             if status and status.input_overflow:
-                self.overflows += 1
                 self._overflowed[i] += 1
             now = float(getattr(time_info, "currentTime", 0.0) or 0.0)
             self._queue.put((i, indata.copy(), now, time.monotonic()))
@@ -276,6 +273,11 @@ class MicrophoneSource:
                     yield from self._blocks(i, data, count)
 
     @property
+    def overflows(self) -> int:
+        """How many callbacks reported lost input (the count cannot say how much)."""
+        return sum(self._overflowed)
+
+    @property
     def _zeros(self) -> list[float]:
         """Each input's estimate of when its sample 0 was captured, all on one clock."""
         return self._zero_mono if self._no_stream_time else self._zero_stream
@@ -288,8 +290,8 @@ class MicrophoneSource:
 
     def _tell_overflow(self) -> None:
         which = [self._input_label(i) for i, n in enumerate(self._overflowed) if n]
-        self._told = self.overflows
-        self.notify(f"microphone input overflowed ({', '.join(which)}; {self.overflows} "
+        self._told = n = self.overflows
+        self.notify(f"microphone input overflowed ({', '.join(which)}; {n} "
                     "time(s) so far): audio was lost (the machine is too busy), and that "
                     "mic's later sounds are timed early against other devices'")
 
