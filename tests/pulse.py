@@ -277,11 +277,7 @@ class PulseServer:
             self.split_sources[src] = (sink, k)
         self._write_asoundrc()
         for src in sources:  # a reader on each, as on every monitor (see _start_keepalive)
-            self._keepalive[src] = subprocess.Popen(
-                ["parec", f"--device={src}", "--raw", "--fix-format", "--fix-rate",
-                 "--fix-channels", "--latency-msec=20"],
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, env=self.env)
+            self._keepalive[src] = self._reader(src)
         time.sleep(2.0)
 
     @staticmethod
@@ -316,13 +312,17 @@ class PulseServer:
         tmp.write_text("\n".join(lines) + "\n")
         tmp.replace(self.asoundrc)
 
-    def _start_keepalive(self, sink: Sink) -> None:
-        # A reader on the monitor, so a new stream's first block is not late ...
-        self._keepalive[sink.name] = subprocess.Popen(
-            ["parec", f"--device={sink.monitor}", "--raw", "--fix-format", "--fix-rate",
+    def _reader(self, source: str) -> subprocess.Popen:
+        """A ``parec`` reading ``source`` and throwing the samples away."""
+        return subprocess.Popen(
+            ["parec", f"--device={source}", "--raw", "--fix-format", "--fix-rate",
              "--fix-channels", "--latency-msec=20"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             env=self.env)
+
+    def _start_keepalive(self, sink: Sink) -> None:
+        # A reader on the monitor, so a new stream's first block is not late ...
+        self._keepalive[sink.name] = self._reader(sink.monitor)
         # ... and silence played into the sink, so that it runs like a real microphone:
         # an idle null sink renders nothing, and its monitor then gives no samples at all
         # (the mic's clock would stand still between sounds).
