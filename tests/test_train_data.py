@@ -6,6 +6,7 @@ import pytest
 
 from referee.bench import corpus, mixing
 from referee.hearing.classifier import OTHER
+from referee.hearing.grammar import Grammar
 from referee.train import data
 from speech import corpus as speech_corpus
 
@@ -193,3 +194,29 @@ def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers
     share = np.mean([fam(j.voice) == "diphone" for j in after])
     # Without the (non-free) voices installed, espeak-ng says their share.
     assert (0.2 < share < 0.4) if installed else share == 0
+
+
+def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
+    import random
+    grammar = Grammar.load()
+    rng = random.Random(5)
+    said = [data.near_text(rng) for _ in range(500)]
+    for t in said:
+        words = t.split()
+        assert set(words) & set(data.RANKS) and not set(words) & set(data.SUITS), t
+        m = grammar.match(t)
+        assert m is None or m.kind != "call", t
+    assert len(set(said)) > 450
+    # a share of the other talk; without the option the plan is as it was
+    plain = data.plan(per_card=1, goops=5, others=600, seed=5)
+    jobs = data.plan(per_card=1, goops=5, others=600, seed=5, near=0.5)
+    assert [j.text for j in jobs if j.label != OTHER] == [j.text for j in plain if j.label != OTHER]
+    others = [j.text for j in jobs if j.label == OTHER]
+    assert len(others) == 600
+    links = [t for t in others if any(f" {link} " in f" {t} " for link in data.LINKS)
+             and set(t.split()) & set(data.RANKS)]
+    assert len(links) > 200, len(links)
+    # neither the held-out sentences nor the near-miss development set's are said
+    banned = data.banned_texts()
+    assert "jack in the box" in banned and "king in the castle" in banned
+    assert not [t for t in others if t.lower() in banned]

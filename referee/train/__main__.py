@@ -2,7 +2,7 @@
 
     python -m referee.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
                                  [--vocode F] [--diphone F]
-                                 [--talk-after F]
+                                 [--talk-after F] [--near F]
     python -m referee.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE]
 """
@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     d.add_argument("--talk-after", type=float, default=0.0,
                    help="share of calls and shouts whose second mix has talk straight after "
                         "them (default %(default)s)")
+    d.add_argument("--near", type=float, default=0.0,
+                   help="share of the other talk that is a rank followed by words that are not "
+                        "a suit: 'jack of all trades', 'ace up my sleeve' (default %(default)s)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "data":
         from . import data
         jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                          a.diphone, a.talk_after)
+                          a.diphone, a.talk_after, a.near)
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")

@@ -337,6 +337,16 @@ DECOYS = ("group", "goose", "oops", "loop", "soup", "hoop", "gulp", "google", "g
           "two", "coop", "gold", "good one", "oops sorry")
 COMMANDS = tuple(" ".join(p.words) for p in Grammar.load().subset(["command"]).phrases)
 """Every wording of our commands, as the grammar has them."""
+LINKS = ("in the", "on the", "at the", "of the", "of a", "of my", "of your", "of our", "of them",
+         "of us", "of those", "of all", "up my", "up the", "for the", "with the", "off the",
+         "to the", "by the", "from the", "out of", "in a", "on a", "is my", "was the", "and the",
+         "in my", "under the", "for a")
+"""Words that follow a rank in talk that is no call: "jack of all ...", "ace up my ..."."""
+NEAR_PHRASES = ("{rank} {link} {word}", "the {rank} {link} {word}", "a {rank} {link} {word}",
+                "{rank} {link} {word} {word}", "{rank} of {word}", "{rank} of the {word}s",
+                "my {rank} {link} {word}")
+"""A rank, then words that are not a suit: the near-misses a call is most easily mistaken
+for, as the rest of a sentence can sound like "of hearts" in noise."""
 NUMBERS = ("one", "three", "seven", "eleven", "twelve", "seventeen", "twenty", "thirty one",
            "forty two", "no five", "correction nine", "eight cards", "thirteen left", "zero")
 
@@ -362,6 +372,13 @@ def other_text(rng: random.Random) -> str:
     return rng.choice(NUMBERS)
 
 
+def near_text(rng: random.Random) -> str:
+    """A rank followed by words that are not a suit (see :data:`NEAR_PHRASES`)."""
+    t = rng.choice(NEAR_PHRASES)
+    return re.sub(r"\{(\w+)\}", lambda m: rng.choice(
+        {"rank": RANKS, "suit": SUITS, "word": EVERYDAY, "link": LINKS}[m.group(1)]), t)
+
+
 def held_out_texts() -> set[str]:
     """Sentences of the benchmark's held-out set, never to be trained on."""
     out = set()
@@ -369,6 +386,12 @@ def held_out_texts() -> set[str]:
         out |= {t.lower() for t in table["held-out"]}
     out |= {t.lower() for t, _ in corpus.COMMANDS["held-out"]}
     return out
+
+
+def banned_texts() -> set[str]:
+    """What training never says: the held-out sentences, and those of the near-miss
+    development set (``referee bench --dev near-miss``), so that it stays a fair check."""
+    return held_out_texts() | {t.lower() for t in corpus.PROBE_NEAR_MISSES}
 
 
 @dataclass(frozen=True)
@@ -390,7 +413,7 @@ class Job:
 
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
          hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
-         diphone: float = 0.0, talk_after: float = 0.0) -> list[Job]:
+         diphone: float = 0.0, talk_after: float = 0.0, near: float = 0.0) -> list[Job]:
     """The utterances of one training set; ``hibari``, ``piper`` and
     ``diphone``: the shares said by hibari-tts's speakers, by piper's Joe and
     by :func:`diphone_voices` (when installed; else espeak-ng says them), the rest
@@ -398,12 +421,14 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
     the share made again by a vocoder, as statistical parametric voices sound
     (drawn from each job's seed, so a plan without it is as before);
     ``talk_after``: the share of calls and shouts whose second mix has talk
-    straight after them (drawn so too)."""
+    straight after them (drawn so too); ``near``: the share of the other talk that is
+    a rank followed by words that are not a suit (:func:`near_text`; with 0 the rest
+    of the plan is as before)."""
     rng = random.Random(seed)
     voices = training_voices()
     families = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone")
     by_family = {f: [v for v in voices if family(v) == f] for f in families}
-    banned = held_out_texts()
+    banned = banned_texts() if near > 0 else held_out_texts()
     lines: list[tuple[str, str]] = []
     for text, label in card_texts():
         for _ in range(per_card):
@@ -412,7 +437,7 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
     lines += [(rng.choice(("goop", "goop!", "Goop!")), "goop") for _ in range(goops)]
     n = 0
     while n < others:
-        t = other_text(rng)
+        t = near_text(rng) if near > 0 and rng.random() < near else other_text(rng)
         if t.lower() in banned:
             continue
         lines.append((t, OTHER))
