@@ -1,6 +1,8 @@
 """The classifier's training data: never the benchmark's held-out voices or
 sentences, and segments labelled as the recogniser will see them."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -197,7 +199,6 @@ def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers
 
 
 def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
-    import random
     grammar = Grammar.load()
     rng = random.Random(5)
     said = [data.near_text(rng) for _ in range(500)]
@@ -207,7 +208,7 @@ def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
         m = grammar.match(t)
         assert m is None or m.kind != "call", t
     assert len(set(said)) > 450
-    # a share of the other talk; without the option the plan is as it was
+    # a share of the other talk; the calls and shouts are the same as without it
     plain = data.plan(per_card=1, goops=5, others=600, seed=5)
     jobs = data.plan(per_card=1, goops=5, others=600, seed=5, near=0.5)
     assert [j.text for j in jobs if j.label != OTHER] == [j.text for j in plain if j.label != OTHER]

@@ -376,7 +376,7 @@ def near_text(rng: random.Random) -> str:
     """A rank followed by words that are not a suit (see :data:`NEAR_PHRASES`)."""
     t = rng.choice(NEAR_PHRASES)
     return re.sub(r"\{(\w+)\}", lambda m: rng.choice(
-        {"rank": RANKS, "suit": SUITS, "word": EVERYDAY, "link": LINKS}[m.group(1)]), t)
+        {"rank": RANKS, "word": EVERYDAY, "link": LINKS}[m.group(1)]), t)
 
 
 def held_out_texts() -> set[str]:
