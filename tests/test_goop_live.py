@@ -140,7 +140,7 @@ def test_a_goop_hand_through_pulseaudio_then_crash_and_resume(mics, tmp_path):
     if set(shouts) == {"bob", "cai"}:
         # Both shouts recognised: the timing decides, and cai's late shout is journaled.
         assert gooped["goopers"] == ["bob"], why
-        ignored = [o for o in journal_lines(data)[1] if o["type"] == "ignored"]
+        ignored = [o for o in race if o["type"] == "ignored"]
         assert [(o["player"], o["said"]) for o in ignored] == [("cai", "goop")]
         assert 0.2 < ignored[0]["end"] - gooped["shout"]["end"] < 0.6
     else:

@@ -108,7 +108,6 @@ def test_a_stroop_game_through_pulseaudio(mics, tmp_path):
     ref, rec = start_referee(pulse, data, *play_args())
     try:
         g = Game(pulse, tmp_path, ref)
-        t_start = time.monotonic()
         # Round 1: 7D. bob names a court card (a miscall: he is out), ann a good card.
         r1 = g.round("seven of diamonds", [("bob", "queen of hearts", 0.8),
                                            ("ann", "two of clubs", 2.6)], 1)
