@@ -89,6 +89,22 @@ def _decay(n: int, tau: float, rate: int) -> np.ndarray:
     return np.exp(-np.arange(n) / (tau * rate))
 
 
+def riffle(length: int, rng: np.random.Generator, click_rate: float, rate: int = RATE
+           ) -> np.ndarray:
+    """A riffle shuffle ``length`` samples long: a train of short high-passed
+    clicks, ``click_rate`` a second on average (the last one may ring on for
+    4 ms past ``length``)."""
+    m = int(0.004 * rate)
+    out = np.zeros(length + m)
+    c = 0.0
+    while c < length:
+        burst = np.diff(rng.standard_normal(m + 1)) * _decay(m, 0.0015, rate)
+        burst *= rng.uniform(0.3, 1.0)
+        out[int(c):int(c) + m] += burst
+        c += rate / click_rate * rng.uniform(0.6, 1.4)
+    return out
+
+
 def clatter(n: int, rng: np.random.Generator, rate: int = RATE) -> np.ndarray:
     """Card-table noise, unit power: riffle shuffles (trains of short
     high-passed clicks), cards slapped down (low-passed decaying bursts) and
@@ -99,17 +115,9 @@ def clatter(n: int, rng: np.random.Generator, rate: int = RATE) -> np.ndarray:
         kind = rng.choice(["riffle", "slap", "chips"], p=[0.4, 0.35, 0.25])
         if kind == "riffle":
             length = int(rng.uniform(0.4, 1.2) * rate)
-            click_rate = rng.uniform(25, 60)
-            c = 0.0
-            while c < length:
-                at = t + int(c)
-                m = int(0.004 * rate)
-                burst = np.diff(rng.standard_normal(m + 1)) * _decay(m, 0.0015, rate)
-                burst *= rng.uniform(0.3, 1.0)
-                end = min(n, at + m)
-                if at < n:
-                    out[at:end] += burst[: end - at]
-                c += rate / click_rate * rng.uniform(0.6, 1.4)
+            clicks = riffle(length, rng, rng.uniform(25, 60), rate)
+            end = min(n, t + len(clicks))
+            out[t:end] += clicks[: end - t]
             t += length
         elif kind == "slap":
             m = int(0.05 * rate)
