@@ -38,6 +38,31 @@ def test_spoken_goop_is_voiced_and_clatter_is_not(goop):
         assert checks.voiced_run(x, RATE) < MIN_VOICED_RUN, seed
 
 
+def test_the_voiceless_run_is_the_shuffle_after_a_voice_however_it_is_fed(goop):
+    shuffle = mixing.riffle(RATE, mixing.rng_for(2, "riffle"), 45.0)[:RATE] * 4000
+    voice = goop * 32767
+    x = np.concatenate([np.zeros(RATE // 4), voice, shuffle])
+    whole = checks.VoicelessRun(RATE)
+    whole.feed(x)
+    # it ends where the last 40 ms window of the goop's voice ends (the last
+    # of three voiced steps in a row or more)
+    v = checks.voiced(x, RATE)
+    last = max(k for k in range(2, len(v)) if v[k] and v[k - 1] and v[k - 2])
+    assert whole.run == len(x) - (last * RATE // 100 + int(0.04 * RATE))
+    assert RATE <= whole.run <= RATE + len(voice) // 2  # the shuffle and the goop's tail
+    for block in (1, 160, 480, 777):
+        run = checks.VoicelessRun(RATE)
+        for i in range(0, len(x), block * 37):
+            run.feed(x[i:i + block * 37])
+        assert run.run == whole.run, block
+    # no voice yet: no run at all, however long the shuffle, though its
+    # clicks have a pitch for a step now and then
+    assert 0 < checks.voiced_run(shuffle, RATE) < 3
+    shuffled = checks.VoicelessRun(RATE)
+    shuffled.feed(shuffle)
+    assert shuffled.run == 0
+
+
 def test_edge_words_may_stretch_over_noise_but_not_over_speech():
     long_last = [("six", 0.3, 0.6), ("of", 0.6, 0.7), ("clubs", 0.7, 2.5)]
     # The loud part ends at 1.2 s: the rest of "clubs" is the noise after it.

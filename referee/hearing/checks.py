@@ -4,7 +4,8 @@ A grammar-constrained decoder always finds *some* phrase; these checks say
 whether the sound could really be that phrase: where its loud part is, whether
 loud sound lies outside it, whether its words have a length a person could
 say them in, and whether it is voiced at all (a card slapped on the table is
-loud and short, but has no pitch; "goop" has).
+loud and short, but has no pitch; "goop" has). :class:`VoicelessRun` follows
+the last of these as a segment grows: how long it has been without a voice.
 """
 
 from __future__ import annotations
@@ -125,17 +126,16 @@ def low_band_autocorrelation(frames: np.ndarray, rate: int) -> np.ndarray:
     return np.fft.irfft(power, axis=1)[:, :size]
 
 
-def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
-    """For each 10 ms step of ``x``, whether it is voiced: a 40 ms window whose
-    normalised autocorrelation (of the band under 1 kHz) peaks above
-    ``threshold`` at a pitch period between 60 and 400 Hz, and that is within
-    30 dB of the loudest window.
-
-    Vowels are voiced; clatter, slaps, riffles and hiss are not."""
+def pitch_strength(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each 10 ms step of ``x`` (a 40 ms window from the step on, whole
+    windows only): the normalised autocorrelation of the band under 1 kHz at
+    its best pitch period between 60 and 400 Hz (0 where that is no peak), and
+    the window's level in dB. Two empty arrays when ``x`` is shorter than one
+    window."""
     x = np.asarray(x, np.float64).reshape(-1)
     size, hop = int(0.04 * rate), int(0.01 * rate)
     if len(x) < size:
-        return np.zeros(0, bool)
+        return np.zeros(0), np.zeros(0)
     n = 1 + (len(x) - size) // hop
     ac = low_band_autocorrelation(x[np.arange(size)[None, :] + hop * np.arange(n)[:, None]],
                                   rate)
@@ -152,5 +152,60 @@ def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
     # fall from lag 0 that low-passed noise (a slap) has.
     is_peak = (lags[rows, best] > lags[rows, best - 1]) & (lags[rows, best] >= lags[rows, best + 1])
     peak = np.where(is_peak, lags[rows, best], 0.0) / energy
-    level = 10 * np.log10(energy / size + 1.0)
-    return (peak > threshold) & (level > level.max() - 30.0)
+    return peak, 10 * np.log10(energy / size + 1.0)
+
+
+#: dB under the loudest window within which a window with a pitch is voiced.
+VOICED_SPAN_DB = 30.0
+
+
+def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
+    """For each 10 ms step of ``x``, whether it is voiced: a 40 ms window whose
+    normalised autocorrelation (of the band under 1 kHz) peaks above
+    ``threshold`` at a pitch period between 60 and 400 Hz, and that is within
+    ``VOICED_SPAN_DB`` of the loudest window.
+
+    Vowels are voiced; clatter, slaps, riffles and hiss are not."""
+    peak, level = pitch_strength(x, rate)
+    if not len(peak):
+        return np.zeros(0, bool)
+    return (peak > threshold) & (level > level.max() - VOICED_SPAN_DB)
+
+
+class VoicelessRun:
+    """How long the end of a growing stretch of audio has been without voice,
+    worked out as it grows (each 10 ms step once).
+
+    ``feed(samples)`` adds audio; ``run`` is the number of samples at the end
+    since the last voice: a run of at least ``steps`` voiced steps (as
+    :func:`voiced` judges them, against the loudest window so far), the end
+    of its last window; 0 while there has been none. Silence, hiss and
+    card-table clatter after speech are all without voice (the clicks of a
+    shuffle have a pitch for a step or two now and then; a vowel for many)."""
+
+    def __init__(self, rate: int, threshold: float = 0.5, steps: int = 3) -> None:
+        self.rate, self.threshold, self.steps = rate, threshold, steps
+        self.size, self.hop = int(0.04 * rate), int(0.01 * rate)
+        self._tail = np.zeros(0)  # samples not yet in a whole window's step
+        self._steps = 0  # steps judged
+        self._total = 0  # samples fed
+        self._loudest = -np.inf
+        self._streak = 0  # voiced steps in a row, up to the last judged
+        self._last: int | None = None  # sample where the last voice's last window ends
+
+    def feed(self, samples: np.ndarray) -> None:
+        x = np.concatenate([self._tail, np.asarray(samples, np.float64).reshape(-1)])
+        self._total += len(samples)
+        peak, level = pitch_strength(x, self.rate)
+        for i in range(len(peak)):
+            self._loudest = max(self._loudest, level[i])
+            is_voiced = peak[i] > self.threshold and level[i] > self._loudest - VOICED_SPAN_DB
+            self._streak = self._streak + 1 if is_voiced else 0
+            if self._streak >= self.steps:
+                self._last = (self._steps + i) * self.hop + self.size
+        self._steps += len(peak)
+        self._tail = x[len(peak) * self.hop:]
+
+    @property
+    def run(self) -> int:
+        return 0 if self._last is None else max(0, self._total - self._last)
