@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
+from referee.bench import mixing
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
 from referee.hearing.features import N_MELS, log_mel
@@ -265,3 +266,39 @@ def test_loading_it_gives_blas_one_thread(model):
     from threadpoolctl import threadpool_info
     blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
     assert blas and all(i["num_threads"] == 1 for i in blas)
+
+
+def call_then_shuffle(call):
+    """A call straight followed by 2 s of a riffle shuffle 10 dB under it, as at a
+    table where someone shuffles while someone calls: the audio and the end of
+    the call, seconds. The clicks are loud enough that the segmenter hears sound
+    all through the shuffle, so the call's segment stays open until it stops."""
+    a, b = speech_bounds(call, rel_db=-20)
+    call = call[int(a * 16000):int(b * 16000)]
+    clicks = mixing.riffle(2 * 16000, np.random.default_rng(3), 45.0)
+    clicks *= np.sqrt(np.mean(call ** 2) / np.mean(clicks ** 2)) * 10 ** (-10 / 20)
+    x = np.concatenate([np.zeros(8000), call, clicks, np.zeros(8000)])
+    return x, 0.5 + len(call) / 16000
+
+
+@pytest.mark.parametrize("name", ["2d", "7c"])
+def test_a_call_is_decided_once_the_voice_stops_though_a_shuffle_goes_on(speech, name):
+    # The shuffle has no voice (no pitch): once the open segment has been
+    # without one for as long as a pause that closes a segment in quiet, that
+    # is a pause, and the call is decided there. The classifier is never sure
+    # enough here for an early report (0.99), nor is STEADY used.
+    x, end_of_call = call_then_shuffle(speech[name])
+    engine = PocketSphinx(early=0.99)
+    stream = engine.stream()
+    stream.STEADY = 10.0
+    got = [(t, u) for t, u in feed_blocks(stream, x, block=800) if u.kind != "unknown"]
+    assert [u.said for _, u in got] == [SAID[name][1]]
+    assert got[0][0] < end_of_call + 0.45
+    assert abs(got[0][1].end - end_of_call) < 0.2
+    # Without it the segment waits for the shuffle to stop, and then the
+    # call is not reported before that (if at all: the decoders read it
+    # with two seconds of clicks after it).
+    late = engine.stream()
+    late.STEADY, late.VOICELESS = 10.0, False
+    got = [(t, u) for t, u in feed_blocks(late, x, block=800) if u.kind != "unknown"]
+    assert not [t for t, _ in got if t < end_of_call + 2.0]
