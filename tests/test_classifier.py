@@ -168,9 +168,11 @@ def test_in_noise_a_pause_that_would_end_a_segment_in_quiet_settles_it(speech, c
     assert [u.said for _, u in got] == ["two of diamonds"]
     assert got[0][0] < end_of_call + 0.5
     # Without it (the bar stays at 0.99 until the segment closes, after the
-    # talk) the call is not reported while the talk goes on.
+    # talk) the call is not reported while the talk goes on. (Nor is the
+    # pause to count as one without a voice: hiss has none either.)
     late = engine.stream()
     late.settle = late.STEADY = late.QUICK_PAUSE = 10.0
+    late.VOICELESS = False
     got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + talk_seconds]
 
@@ -284,9 +286,10 @@ def call_then_shuffle(call):
 @pytest.mark.parametrize("name", ["2d", "7c"])
 def test_a_call_is_decided_once_the_voice_stops_though_a_shuffle_goes_on(speech, name):
     # The shuffle has no voice (no pitch): once the open segment has been
-    # without one for as long as a pause that closes a segment in quiet, that
-    # is a pause, and the call is decided there. The classifier is never sure
-    # enough here for an early report (0.99), nor is STEADY used.
+    # without one for 0.3 s (VOICELESS_PAUSE), that is a pause, and the call is
+    # decided there, ending where the voice did, give or take its last
+    # consonant. The classifier is never sure enough here for an early report
+    # (0.99), nor is STEADY used.
     x, end_of_call = call_then_shuffle(speech[name])
     engine = PocketSphinx(early=0.99)
     stream = engine.stream()

@@ -12,6 +12,7 @@ never as a card.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import tempfile
@@ -644,14 +645,20 @@ class SegmentStream:
     straight after a call hold its segment open for as long as they go on,
     and the call was decided only then, read with all that noise after it,
     and often not heard at all. Once the segment has been without a voice
-    (see :class:`~.checks.VoicelessRun`) for ``settle``, while sound goes
-    on, what has come up to ``VOICE_TAIL`` after the voice is decided as at
-    the second stage, once. On the same voices this cut the p95 delay on the
-    kept-out diphone voices from 318 to 256 ms, on SVOX Pico's from 350 to
-    290 and on the other diphone ones from 248 to 234 (the tuning voices:
-    134 either way), and heard 5 more calls of 1300 and 3 more "goop"s of
-    200, for 5 to 14 % more CPU; one more of 404 negatives became a call
-    (talk to the referee in clatter at 5 dB), none of the 336 near-misses."""
+    (see :class:`~.checks.VoicelessRun`) for ``VOICELESS_PAUSE`` while sound
+    goes on, what has come up to ``VOICE_TAIL`` after the voice is decided as
+    at the second stage, once, and ends at most ``VOICE_END`` after the
+    voice. On the tuning voices and the development sets (two corpus seeds of
+    each but Pico) this cut the p95 delay on the kept-out diphone voices from
+    318 and 315 to 273 and 286 ms, on SVOX Pico's from 350 to 312, on the
+    other diphone ones from 248 and 217 to 250 and 200, and on the tuning
+    voices from 134 and 132 to 134 and 128; of 2392 calls it heard one more
+    and lost one (to a wrong card, in clatter at 5 dB), of 368 "goop"s it
+    heard 3 more, and one more of 734 negatives became a call (talk to the
+    referee in clatter at 5 dB; none of the 336 near-misses), for 3 to 15 %
+    more CPU. Deciding after 0.21 s without a voice, and keeping 0.15 s
+    after it, was faster still but turned calls of a slow voice in quiet
+    into wrong cards: its unvoiced "of h" or "ts" had been taken for a pause."""
 
     EARLY_STEP = 0.1
     QUICK_PAUSE = 0.12
@@ -661,13 +668,20 @@ class SegmentStream:
     EARLY_WINDOW = 2.5
     """Seconds (the latest) the classifier looks at in an open segment."""
     VOICELESS = True
-    """Whether a stretch without voice (see :class:`~.checks.VoicelessRun`) as
-    long as ``settle`` is a pause, for the decision at a pause, even where the
-    segmenter hears sound: card-table clatter after a call."""
-    VOICE_TAIL = 0.15
-    """Seconds of sound after the voice kept with what is decided at a pause
-    in the voice only (``VOICELESS``): a call's last consonant may have no
-    voice (the "ts" of "hearts")."""
+    """Whether a stretch without voice (see :class:`~.checks.VoicelessRun`)
+    ``VOICELESS_PAUSE`` long is a pause, for the decision at a pause, even
+    where the segmenter hears sound: card-table clatter after a call."""
+    VOICELESS_PAUSE = 0.3
+    """Seconds without a voice that make such a pause: longer than ``settle``,
+    as a slow voice's unvoiced consonants ("of h", the "ts" of "hearts") can
+    last 0.2 s."""
+    VOICE_TAIL = 0.3
+    """Seconds of sound after the voice kept with what is decided at such a
+    pause: a call's last consonants may have no voice."""
+    VOICE_END = 0.15
+    """Seconds after the voice at which a call decided at such a pause ends,
+    at the latest: the clicks after it are as loud as its last consonant and
+    would stretch its end (the judge orders races by ends)."""
     STEADY = 0.3
     """Seconds of audio over which the classifier has held one call or shout
     at the bar of a close (``engine.accept``), look after look, before it is
@@ -737,9 +751,11 @@ class SegmentStream:
         when the pause is ``QUICK_PAUSE`` long (the classifier's bar then is
         ``engine.pause_accept``) and once more, in a segment that noise holds
         open, when it is as long as one that closes a segment in quiet
-        (``settle``; the bar of a close). A stretch without voice that long
-        is such a pause too (``VOICELESS``), though the segmenter hears sound
-        there: what is decided then ends ``VOICE_TAIL`` after the voice. One
+        (``settle``; the bar of a close). A stretch without a voice
+        ``VOICELESS_PAUSE`` long is such a pause too (``VOICELESS``), though
+        the segmenter hears sound there: what is decided then is what came up
+        to ``VOICE_TAIL`` after the voice, and ends ``VOICE_END`` after it at
+        the latest. One
         found is reported (and the segment decided); anything else waits for
         the close."""
         sg, rate, eng = self.segmenter, self.engine.rate, self.engine
@@ -747,6 +763,7 @@ class SegmentStream:
             return []
         run = sg.silent_run * sg.frame
         stage = 2 if run >= self.settle * rate else 1 if run >= self.QUICK_PAUSE * rate else 0
+        latest = None  # the latest end of what is found (seconds)
         if stage:
             pause = (sg.current_first, sg.consumed - run)
             if self._paused is not None and self._paused[:2] == pause \
@@ -755,21 +772,25 @@ class SegmentStream:
             self._paused = (*pause, stage)
             x = np.concatenate(sg.current)
         else:
-            # No quiet, but perhaps no voice either (a shuffle after the call),
-            # for as long as a pause that closes a segment in quiet: decided once.
+            # No quiet, but perhaps no voice either (a shuffle after the call)
+            # for VOICELESS_PAUSE: decided once.
             run = self._voicing.run if self._voicing_of == sg.current_first else 0
             pause = (sg.current_first, sg.consumed - run)
-            if not self.VOICELESS or run < self.settle * rate or self._unvoiced == pause:
+            if not self.VOICELESS or run < self.VOICELESS_PAUSE * rate \
+                    or self._unvoiced == pause:
                 return []
             self._unvoiced, stage = pause, 2
-            # The sound after the voice is not the call's, and would stretch its end.
+            # The sound after the voice is not the call's.
             x = np.concatenate(sg.current)
             x = x[:max(0, len(x) - run + int(self.VOICE_TAIL * rate))]
+            latest = self.start + pause[1] / rate + self.VOICE_END
         seg = Segment(x, sg.current_first, max(sg.current_first, sg.current_speech))
         out = self._decode(seg, pause=True,
                            accept=eng.pause_accept if stage == 1 else eng.accept)
         if out:
             self._decided = sg.current_first
+        if latest is not None:
+            out = [dataclasses.replace(u, end=max(u.start, min(u.end, latest))) for u in out]
         return out
 
     def close(self) -> list[Utterance]:
