@@ -755,9 +755,8 @@ class SegmentStream:
         ``VOICELESS_PAUSE`` long is such a pause too (``VOICELESS``), though
         the segmenter hears sound there: what is decided then is what came up
         to ``VOICE_TAIL`` after the voice, and ends ``VOICE_END`` after it at
-        the latest. One
-        found is reported (and the segment decided); anything else waits for
-        the close."""
+        the latest. One found is reported (and the segment decided); anything
+        else waits for the close."""
         sg, rate, eng = self.segmenter, self.engine.rate, self.engine
         if not eng.decide_at_pause or not sg.in_speech or self._decided == sg.current_first:
             return []
