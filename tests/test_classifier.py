@@ -140,12 +140,16 @@ def test_a_call_in_running_chatter_is_reported_before_the_chatter_stops(speech, 
     assert stream.watermark >= len(x) / 16000 - 0.1
 
 
+def spoken_part(x):
+    """``x`` without the silence the voice's file has round the speech."""
+    a, b = speech_bounds(x, rel_db=-20)
+    return x[int(a * 16000):int(b * 16000)]
+
+
 def call_pause_talk_in_hiss(speech, chatter):
     """A call, a pause of 0.25 s and talk, in hiss at 15 dB: the audio, the end
     of the call and the talk's length, seconds."""
-    call = speech["2d"]
-    a, b = speech_bounds(call, rel_db=-20)
-    call = call[int(a * 16000):int(b * 16000)]
+    call = spoken_part(speech["2d"])
     talk = np.concatenate([chatter["a"], chatter["b"]])
     talk = talk[int(speech_bounds(talk, rel_db=-30)[0] * 16000):]
     x = np.concatenate([np.zeros(24000), call, np.zeros(4000), talk, np.zeros(16000)])
@@ -219,9 +223,7 @@ def test_a_call_the_classifier_holds_steadily_is_reported_while_talk_runs_on(spe
     # the talk and never settles, and the classifier is never sure enough for
     # an early report (0.99). It holds "two of diamonds" at the close's bar
     # look after look, though, and so the call is reported while the talk runs.
-    call = speech["2d"]
-    a, b = speech_bounds(call, rel_db=-20)
-    call = call[int(a * 16000):int(b * 16000)]
+    call = spoken_part(speech["2d"])
     talk = np.concatenate([chatter["a"], chatter["b"]])
     talk = talk[int(speech_bounds(talk, rel_db=-30)[0] * 16000):] * 0.25
     x = np.concatenate([np.zeros(24000), call, talk, np.zeros(16000)])
@@ -275,8 +277,7 @@ def call_then_shuffle(call):
     table where someone shuffles while someone calls: the audio and the end of
     the call, seconds. The clicks are loud enough that the segmenter hears sound
     all through the shuffle, so the call's segment stays open until it stops."""
-    a, b = speech_bounds(call, rel_db=-20)
-    call = call[int(a * 16000):int(b * 16000)]
+    call = spoken_part(call)
     clicks = mixing.riffle(2 * 16000, np.random.default_rng(3), 45.0)
     clicks *= np.sqrt(np.mean(call ** 2) / np.mean(clicks ** 2)) * 10 ** (-10 / 20)
     x = np.concatenate([np.zeros(8000), call, clicks, np.zeros(8000)])

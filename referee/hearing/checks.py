@@ -126,6 +126,11 @@ def low_band_autocorrelation(frames: np.ndarray, rate: int) -> np.ndarray:
     return np.fft.irfft(power, axis=1)[:, :size]
 
 
+def _pitch_window(rate: int) -> tuple[int, int]:
+    """Samples in a pitch analysis window (40 ms) and between windows (10 ms)."""
+    return int(0.04 * rate), int(0.01 * rate)
+
+
 def pitch_strength(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
     """For each 10 ms step of ``x`` (a 40 ms window from the step on, whole
     windows only): the normalised autocorrelation of the band under 1 kHz at
@@ -133,7 +138,7 @@ def pitch_strength(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
     the window's level in dB. Two empty arrays when ``x`` is shorter than one
     window."""
     x = np.asarray(x, np.float64).reshape(-1)
-    size, hop = int(0.04 * rate), int(0.01 * rate)
+    size, hop = _pitch_window(rate)
     if len(x) < size:
         return np.zeros(0), np.zeros(0)
     n = 1 + (len(x) - size) // hop
@@ -185,7 +190,7 @@ class VoicelessRun:
 
     def __init__(self, rate: int, threshold: float = 0.5, steps: int = 3) -> None:
         self.rate, self.threshold, self.steps = rate, threshold, steps
-        self.size, self.hop = int(0.04 * rate), int(0.01 * rate)
+        self.size, self.hop = _pitch_window(rate)
         self._tail = np.zeros(0)  # samples not yet in a whole window's step
         self._steps = 0  # steps judged
         self._total = 0  # samples fed

@@ -762,14 +762,13 @@ class SegmentStream:
             return []
         run = sg.silent_run * sg.frame
         stage = 2 if run >= self.settle * rate else 1 if run >= self.QUICK_PAUSE * rate else 0
-        latest = None  # the latest end of what is found (seconds)
+        kept = latest = None  # samples of the segment decided on; the latest end (seconds)
         if stage:
             pause = (sg.current_first, sg.consumed - run)
             if self._paused is not None and self._paused[:2] == pause \
                     and self._paused[2] >= stage:
                 return []
             self._paused = (*pause, stage)
-            x = np.concatenate(sg.current)
         else:
             # No quiet, but perhaps no voice either (a shuffle after the call)
             # for VOICELESS_PAUSE: decided once.
@@ -780,10 +779,10 @@ class SegmentStream:
                 return []
             self._unvoiced, stage = pause, 2
             # The sound after the voice is not the call's.
-            x = np.concatenate(sg.current)
-            x = x[:max(0, len(x) - run + int(self.VOICE_TAIL * rate))]
+            kept = max(0, pause[1] - sg.current_first + int(self.VOICE_TAIL * rate))
             latest = self.start + pause[1] / rate + self.VOICE_END
-        seg = Segment(x, sg.current_first, max(sg.current_first, sg.current_speech))
+        seg = Segment(np.concatenate(sg.current)[:kept], sg.current_first,
+                      max(sg.current_first, sg.current_speech))
         out = self._decode(seg, pause=True,
                            accept=eng.pause_accept if stage == 1 else eng.accept)
         if out:
