@@ -159,3 +159,62 @@ def test_models_download_checks_the_checksum(tmp_path, capsys):
     path = download(z.as_uri(), dest, good)
     assert path == dest / "vosk-model-t" and (path / "conf" / "model.conf").exists()
     assert "100.0%" in capsys.readouterr().err  # the progress bar got to the end
+
+
+@pytest.fixture(scope="session")
+def mixed_grammar(tmp_path_factory):
+    """The Korean words and our English card calls and "goop". The Korean
+    model knows none of the English words (Vosk drops them from its grammar),
+    so what hears those is the phrase classifier working beside Vosk, alone."""
+    from referee.cards import full_deck
+    english = [{"kind": "call", "said": c.spoken, "say": [c.spoken]} for c in full_deck()]
+    english.append({"kind": "shout", "said": "goop", "say": ["goop"]})
+    korean = [{"kind": k, "said": w, "say": [w]} for w, k in WORDS.items()]
+    p = tmp_path_factory.mktemp("grammar") / "mixed.json"
+    p.write_text(json.dumps({"phrases": english + korean}, ensure_ascii=False), encoding="utf-8")
+    return Grammar.load(p)
+
+
+@pytest.fixture(scope="session")
+def english_calls(tmp_path_factory):
+    from speech import corpus
+    return corpus(tmp_path_factory.mktemp("en"), {
+        "queen of hearts": "espeak:en-us|queen of hearts",
+        "seven of clubs": "espeak:en-gb|seven of clubs"})
+
+
+def test_the_classifier_works_beside_vosk(mixed_grammar, ko_speech, english_calls):
+    from referee.hearing.engine import SegmentStream, VoskStream
+    backed = Vosk(mixed_grammar, model=str(KO_MODEL))
+    alone = Vosk(mixed_grammar, model=str(KO_MODEL), classifier=False)
+    assert backed.description.startswith("vosk + phrase classifier") \
+        and alone.description == "vosk"
+    assert isinstance(backed.stream(), SegmentStream) and isinstance(alone.stream(), VoskStream)
+    gap = np.zeros(12000, np.int16)
+    for call, pcm in english_calls.items():
+        call_pcm = to_int16(pcm)
+        x = np.concatenate([gap, call_pcm, gap, ko_speech["선생님"], gap])
+        got = _run(backed.stream(start=10.0, channel=1, player="bob"), x)
+        assert [(u.kind, u.said) for u in got] == [("call", call), ("command", "선생님")]
+        assert all((u.channel, u.player) == (1, "bob") for u in got)
+        a, b = speech_bounds(call_pcm)
+        assert abs(got[0].start - (10.75 + a)) < 0.15 and abs(got[0].end - (10.75 + b)) < 0.15
+        k = 10.75 + len(call_pcm) / 16000 + 0.75
+        a, b = speech_bounds(ko_speech["선생님"])
+        assert abs(got[1].start - (k + a)) < 0.2 and got[1].start < got[1].end < k + b + 0.3
+        # Without the classifier the Korean model cannot hear the English call
+        # (at most it forces it onto a Korean word).
+        heard = [u.said for u in _run(alone.stream(), x)]
+        assert call not in heard and "선생님" in heard
+
+
+@pytest.mark.parametrize("text", CHATTER)
+def test_chatter_is_no_phrase_with_the_classifier_beside_vosk(mixed_grammar, ko_speech, text):
+    backed = Vosk(mixed_grammar, model=str(KO_MODEL))
+    x = np.concatenate([np.zeros(8000, np.int16), ko_speech[text], np.zeros(8000, np.int16)])
+    assert all(u.kind == "unknown" for u in _run(backed.stream(), x))
+
+
+def test_a_grammar_without_the_classifiers_phrases_leaves_vosk_alone(vosk_ko):
+    from referee.hearing.engine import VoskStream
+    assert vosk_ko.classifier is None and isinstance(vosk_ko.stream(), VoskStream)

@@ -94,7 +94,107 @@ def _as_int16(samples: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # PocketSphinx
 
-class PocketSphinx:
+class Backed:
+    """The phrase classifier beside a decoder, for the engines whose streams are
+    :class:`SegmentStream` s: it knows only the card calls and "goop" but hears
+    them far better in noise. A segment it gives a call or shout with
+    probability ``accept`` or more (and that is voiced) is that phrase, without
+    asking the decoder; an open segment it is sure of (``early``) is reported
+    before it closes, and a call or shout is decided at a short pause in a
+    segment (``decide_at_pause``, with its bar at ``pause_accept`` and the
+    decoder's call needing ``pause_support`` from it). Anything else is the
+    decoder's (:meth:`decode`), except that a call or shout the classifier gives
+    less than ``support`` is not believed. A call or shout must be voiced for
+    :data:`MIN_VOICED_RUN` steps, or for :data:`SURE_VOICED_RUN` when the
+    classifier gives it ``sure`` or more. ``hang``, ``hang_noisy``: the
+    segmenter's pauses that close a segment in quiet and in loud noise;
+    ``max_outside``: seconds of voiced sound a phrase may leave outside it."""
+
+    name = "backed"
+    rate = 16000
+    grammar: Grammar
+
+    def _back(self, classifier: PhraseClassifier | str | bool = True, accept: float = 0.5,
+              support: float = 0.02, early: float | None = 0.8, sure: float | None = 0.9,
+              decide_at_pause: bool = True, pause_support: float = 0.15,
+              pause_accept: float = 0.6, hang: float = 0.21, hang_noisy: float = 0.36,
+              max_outside: float = 0.12) -> None:
+        self.classifier = self._load_classifier(classifier)
+        #: The kind of each of the classifier's phrases in this grammar (None: not in it).
+        self.phrase_kinds = {} if self.classifier is None else {
+            name: getattr(self.grammar.match(name), "kind", None)
+            for name in self.classifier.classes}
+        self.accept, self.support = float(accept), float(support)
+        self.early = None if early is None else float(early)
+        self.sure = None if sure is None else float(sure)
+        self.decide_at_pause = bool(decide_at_pause)
+        self.pause_support = float(pause_support)
+        self.pause_accept = float(pause_accept)
+        self.hang, self.hang_noisy = float(hang), float(hang_noisy)
+        self.max_outside = max_outside
+        if not any(k in ("call", "shout") for k in self.phrase_kinds.values()):
+            # None of its phrases is one of this grammar's calls or shouts.
+            self.classifier, self.phrase_kinds = None, {}
+
+    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
+               probs: dict[str, float] | None = None
+               ) -> tuple[str, list[tuple[str, float, float]], float]:
+        """One segment's words with (start, end) seconds within it, and a
+        confidence in 0..1 (0: rejected)."""
+        raise NotImplementedError
+
+    @property
+    def description(self) -> str:
+        """What is in use, for start-up messages and reports."""
+        if self.classifier is None:
+            return self.name
+        return f"{self.name} + phrase classifier ({self.classifier.path})"
+
+    def _load_classifier(self, classifier) -> PhraseClassifier | None:
+        """The phrase classifier (``True``: the one in models/), or None when
+        it is turned off or there are no calls or shouts to listen for."""
+        if classifier is False or classifier is None \
+                or not self.grammar.kinds & {"call", "shout"}:
+            return None
+        if isinstance(classifier, PhraseClassifier):
+            return classifier
+        try:
+            return PhraseClassifier.load(None if classifier is True else classifier)
+        except ClassifierError as e:
+            raise EngineError(str(e)) from None
+
+    def classify(self, samples: np.ndarray | None = None, feats: np.ndarray | None = None
+                 ) -> tuple[str, float, dict[str, float]]:
+        """The classifier's answer for a segment (its samples, or its
+        features): its best phrase among the kinds listened for (or
+        ``OTHER``), that phrase's probability, and every phrase's probability
+        (what the kinds not listened for had goes to ``OTHER``)."""
+        c = self.classifier
+        p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
+        probs: dict[str, float] = {OTHER: 0.0}
+        for name, q in zip(c.classes, p):
+            if self.phrase_kinds.get(name) in ("call", "shout"):
+                probs[name] = float(q)
+            else:
+                probs[OTHER] += float(q)
+        best = max(probs, key=probs.get)
+        return best, probs[best], probs
+
+    def min_voiced_run(self, q: float) -> int:
+        """How many voiced 10 ms steps in a row a call or shout needs when the
+        classifier gives it probability ``q`` (see :data:`SURE_VOICED_RUN`)."""
+        if self.sure is not None and q >= self.sure:
+            return SURE_VOICED_RUN
+        return MIN_VOICED_RUN
+
+    def ruled_out(self, said: str, probs: dict[str, float] | None) -> bool:
+        """Whether the classifier all but rules out the phrase ``said`` (its
+        probability in ``probs`` is under ``support``): the decoder's finding
+        it does not count."""
+        return probs is not None and said in probs and probs[said] < self.support
+
+
+class PocketSphinx(Backed):
     """PocketSphinx with its bundled US English model and a JSGF grammar.
 
     Speech is cut into segments by voice activity; each segment is decoded
@@ -181,7 +281,7 @@ class PocketSphinx:
                             bestpath=True, lw=2.0, topn=8)
         self._config.update(options)
         self._garbage = float(garbage)
-        self.reject, self.max_pause, self.hang = reject, int(max_pause), float(hang)
+        self.reject, self.max_pause = reject, int(max_pause)
         self.reject_command = reject_command
         self.reject_addressed = reject_addressed
         commands = [p for p in self.grammar.phrases if p.kind == "command"]
@@ -191,63 +291,15 @@ class PocketSphinx:
         #: What may follow "referee" in a command ("score", "new game").
         self._addressed = sorted({" ".join(p.words[1:]) for p in commands
                                   if len(p.words) > 1 and p.words[0] == ADDRESS})
-        self.hang_noisy = float(hang_noisy)
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
         self._shouts = [p.said for p in self.grammar.phrases if p.kind == "shout"]
-        self.max_outside = max_outside
         self.denoise = denoise
         self._Decoder = Decoder
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
-        self.classifier = self._load_classifier(classifier)
-        #: The kind of each of the classifier's phrases in this grammar (None: not in it).
-        self.phrase_kinds = {} if self.classifier is None else {
-            name: getattr(self.grammar.match(name), "kind", None)
-            for name in self.classifier.classes}
-        self.accept, self.support = float(accept), float(support)
-        self.early = None if early is None else float(early)
-        self.sure = None if sure is None else float(sure)
-        self.decide_at_pause = bool(decide_at_pause)
-        self.pause_support = float(pause_support)
-        self.pause_accept = float(pause_accept)
-
-    @property
-    def description(self) -> str:
-        """What is in use, for start-up messages and reports."""
-        if self.classifier is None:
-            return self.name
-        return f"{self.name} + phrase classifier ({self.classifier.path})"
-
-    def _load_classifier(self, classifier) -> PhraseClassifier | None:
-        """The phrase classifier (``True``: the one in models/), or None when
-        it is turned off or there are no calls or shouts to listen for."""
-        if classifier is False or classifier is None \
-                or not self.grammar.kinds & {"call", "shout"}:
-            return None
-        if isinstance(classifier, PhraseClassifier):
-            return classifier
-        try:
-            return PhraseClassifier.load(None if classifier is True else classifier)
-        except ClassifierError as e:
-            raise EngineError(str(e)) from None
-
-    def classify(self, samples: np.ndarray | None = None, feats: np.ndarray | None = None
-                 ) -> tuple[str, float, dict[str, float]]:
-        """The classifier's answer for a segment (its samples, or its
-        features): its best phrase among the kinds listened for (or
-        ``OTHER``), that phrase's probability, and every phrase's probability
-        (what the kinds not listened for had goes to ``OTHER``)."""
-        c = self.classifier
-        p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
-        probs: dict[str, float] = {OTHER: 0.0}
-        for name, q in zip(c.classes, p):
-            if self.phrase_kinds.get(name) in ("call", "shout"):
-                probs[name] = float(q)
-            else:
-                probs[OTHER] += float(q)
-        best = max(probs, key=probs.get)
-        return best, probs[best], probs
+        self._back(classifier, accept, support, early, sure, decide_at_pause, pause_support,
+                   pause_accept, hang, hang_noisy, max_outside)
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its
@@ -287,19 +339,6 @@ class PocketSphinx:
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> SegmentStream:
         return SegmentStream(self, start, channel, player, source)
-
-    def min_voiced_run(self, q: float) -> int:
-        """How many voiced 10 ms steps in a row a call or shout needs when the
-        classifier gives it probability ``q`` (see :data:`SURE_VOICED_RUN`)."""
-        if self.sure is not None and q >= self.sure:
-            return SURE_VOICED_RUN
-        return MIN_VOICED_RUN
-
-    def ruled_out(self, said: str, probs: dict[str, float] | None) -> bool:
-        """Whether the classifier all but rules out the phrase ``said`` (its
-        probability in ``probs`` is under ``support``): PocketSphinx's finding
-        it does not count."""
-        return probs is not None and said in probs and probs[said] < self.support
 
     def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
                probs: dict[str, float] | None = None
@@ -476,19 +515,29 @@ def _write_dictionary(full: Path, words: set[str], out: Path,
 # ---------------------------------------------------------------------------
 # Vosk
 
-class Vosk:
+class Vosk(Backed):
     """Vosk (Kaldi) with a phrase-list grammar and ``[unk]``.
 
     Vosk turns a phrase list into a bigram model, so each result is checked
     against the grammar afterwards; results with ``[unk]``, low word
     confidence or words that are not a phrase come back as ``'unknown'``.
+
+    When the grammar has calls or shouts the phrase classifier knows (an
+    English one), the phrase classifier works beside Vosk as beside
+    PocketSphinx (see :class:`Backed`; ``classifier`` and ``backing``, its
+    settings): speech is cut into segments by :class:`SegmentStream`, the
+    classifier decides the calls and shouts it is sure of, and Vosk decodes
+    the rest, a segment at a time (:meth:`decode`), with the same checks on
+    the audio. Otherwise Vosk listens alone, with its own endpointing
+    (:class:`VoskStream`).
     """
 
     name = "vosk"
     rate = 16000
 
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
-                 min_confidence: float = 0.6) -> None:
+                 min_confidence: float = 0.6, classifier: PhraseClassifier | str | bool = True,
+                 **backing) -> None:
         path = find_vosk_model(model)
         if path is None:
             raise EngineError("no Vosk model found: give --model DIR, set REFEREE_VOSK_MODEL, "
@@ -513,16 +562,50 @@ class Vosk:
         self.phrases = self.grammar.phrase_list(vocab)
         self.grammar_json = json.dumps(self.phrases, ensure_ascii=False)
         self.min_confidence = min_confidence
-
-    @property
-    def description(self) -> str:
-        """What is in use, for start-up messages and reports (the model is
-        named apart, as ``model_path``)."""
-        return self.name
+        #: channel -> (its recogniser of segments, samples fed to it)
+        self._recognisers: dict[int, tuple[object, int]] = {}
+        self._back(classifier, **backing)
 
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
-               source: str = "") -> VoskStream:
+               source: str = "") -> SegmentStream | VoskStream:
+        if self.classifier is not None:
+            return SegmentStream(self, start, channel, player, source)
         return VoskStream(self, start, channel, player, source)
+
+    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
+               probs: dict[str, float] | None = None
+               ) -> tuple[str, list[tuple[str, float, float]], float]:
+        """One segment decoded whole by the recogniser of ``channel``: its
+        words with (start, end) seconds within it, and the least of their
+        confidences, or 0 when a word is ``[unk]``, one is under
+        ``min_confidence``, or the phrase is a call or shout the classifier
+        all but rules out (``probs``, see :meth:`ruled_out`). ``noise`` is
+        not used."""
+        rec, fed = self._recognisers.get(channel) or (None, 0)
+        if rec is None:
+            # One a channel, made once: Vosk logs each word the model lacks
+            # whenever a recogniser is made.
+            rec = self._vosk.KaldiRecognizer(self.model, self.rate, self.grammar_json)
+            rec.SetWords(True)
+        pcm = _as_int16(samples)
+        # Its word times count from its first sample, across segments.
+        self._recognisers[channel] = (rec, fed + len(pcm))
+        offset = fed / self.rate
+        found = []
+        if rec.AcceptWaveform(pcm.tobytes()):
+            found += json.loads(rec.Result()).get("result") or []
+        found += json.loads(rec.FinalResult()).get("result") or []
+        words = [(w["word"], float(w["start"]) - offset, float(w["end"]) - offset)
+                 for w in found]
+        text = " ".join(w for w, _, _ in words)
+        if not words:
+            return text, [], 0.0
+        conf = min(float(w.get("conf", 1.0)) for w in found)
+        m = self.grammar.match(text)
+        if "[unk]" in text.split() or conf < self.min_confidence \
+                or (m is not None and m.kind in ("call", "shout") and self.ruled_out(m.said, probs)):
+            return text, words, 0.0
+        return text, words, conf
 
 
 class VoskStream:
@@ -604,7 +687,7 @@ def find_vosk_model(model: str | None = None) -> Path | None:
 
 
 # ---------------------------------------------------------------------------
-# Segment-at-a-time streams (PocketSphinx)
+# Segment-at-a-time streams (PocketSphinx, and Vosk with the classifier)
 
 class SegmentStream:
     """Cuts speech out by voice activity and decodes each piece whole.
@@ -687,7 +770,7 @@ class SegmentStream:
     at the bar of a close (``engine.accept``), look after look, before it is
     believed at that bar in a segment still open."""
 
-    def __init__(self, engine: PocketSphinx, start: float, channel: int, player: str | None,
+    def __init__(self, engine: Backed, start: float, channel: int, player: str | None,
                  source: str) -> None:
         self.engine = engine
         self.start, self.channel, self.player, self.source = start, channel, player, source
