@@ -221,3 +221,26 @@ def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
     banned = data.banned_texts()
     assert "jack in the box" in banned and "king in the castle" in banned
     assert not [t for t in others if t.lower() in banned]
+
+
+def test_the_suit_checks_examples_are_the_ends_of_mixes_made_as_the_classifiers(tmp_path, monkeypatch):
+    from referee.hearing.features import log_mel
+    from referee.hearing.suits import AFTER, TAIL
+    from referee.train import tails
+    assert [tails.label(t) for t in ("queen of hearts", "Queen of heart!", "i have four clubs",
+                                     "six of one", "hearts are trumps", "jack in the box",
+                                     "goop", "")] \
+        == ["hearts", "hearts", "clubs", OTHER, OTHER, OTHER, OTHER, OTHER]
+    assert sorted(tails.CLASSES) == ["clubs", "diamonds", "hearts", OTHER, "spades"]
+    voice = corpus.Voice("espeak-ng", "en-us+m3", "train")
+    job = data.Job(0, "seven of spades", "seven of spades", voice, 1.0, 0, 1234)
+    said = speech_corpus(tmp_path, {"s": "espeak:en-us+m3|seven of spades",
+                                    "t": "espeak:en-gb+f2|and then we all went home"})
+    x = said["s"]
+    monkeypatch.setattr(data, "_POOL", [said["t"].astype(np.float64)])  # for babble
+    got = tails.tails(job, x.astype(np.float64))
+    assert [(lab, len(f)) for f, lab, _ in got] \
+        == [("spades", len(log_mel(np.zeros(int((TAIL + AFTER) * 16000), np.int16))))] * 2
+    # Mixed as the phrase classifier's examples are: the first mix of a job,
+    # drawn first from its seed, is the same one.
+    assert got[0][2] == data.mixes(job, x.astype(np.float64))[0][2]

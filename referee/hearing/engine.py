@@ -28,6 +28,7 @@ from .denoise import subtract as subtract_noise
 from .features import HOP, WINDOW, normalise, raw_log_mel
 from .grammar import Grammar
 from .segmenter import Segment, Segmenter
+from .suits import SuitCheck
 
 #: What transcription and listening listen for unless told otherwise.
 DEFAULT_KINDS = ("call", "shout", "command")
@@ -118,7 +119,8 @@ class Backed:
               support: float = 0.02, early: float | None = 0.8, sure: float | None = 0.9,
               decide_at_pause: bool = True, pause_support: float = 0.15,
               pause_accept: float = 0.6, hang: float = 0.21, hang_noisy: float = 0.36,
-              max_outside: float = 0.12) -> None:
+              max_outside: float = 0.12, suits: SuitCheck | str | bool = True,
+              suit_bar: float = 0.03) -> None:
         self.classifier = self._load_classifier(classifier)
         #: The kind of each of the classifier's phrases in this grammar (None: not in it).
         self.phrase_kinds = {} if self.classifier is None else {
@@ -135,6 +137,25 @@ class Backed:
         if not any(k in ("call", "shout") for k in self.phrase_kinds.values()):
             # None of its phrases is one of this grammar's calls or shouts.
             self.classifier, self.phrase_kinds = None, {}
+        #: The suit check (see :mod:`.suits`), beside the classifier.
+        self.suits = None
+        if self.classifier is not None and suits not in (False, None):
+            try:
+                self.suits = suits if isinstance(suits, SuitCheck) else \
+                    SuitCheck.load(None if suits is True else suits)
+            except ClassifierError as e:
+                raise EngineError(str(e)) from None
+        self.suit_bar = float(suit_bar)
+
+    def suit_holds(self, said: str, samples: np.ndarray, end: float) -> bool:
+        """Whether a call ``said`` that ends ``end`` seconds into ``samples``
+        ends with its suit word, as the suit check hears it (it gives that
+        suit ``suit_bar`` or more): "six of one" taken for "six of clubs"
+        does not. Anything but a card call, or with no suit check, holds."""
+        if self.suits is None or self.grammar.match(said) is None \
+                or self.grammar.match(said).kind != "call":
+            return True
+        return self.suits.probability(said, samples, end, self.rate) >= self.suit_bar
 
     def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
                probs: dict[str, float] | None = None
@@ -148,7 +169,8 @@ class Backed:
         """What is in use, for start-up messages and reports."""
         if self.classifier is None:
             return self.name
-        return f"{self.name} + phrase classifier ({self.classifier.path})"
+        out = f"{self.name} + phrase classifier ({self.classifier.path})"
+        return out if self.suits is None else out + f" + suit check ({self.suits.path})"
 
     def _load_classifier(self, classifier) -> PhraseClassifier | None:
         """The phrase classifier (``True``: the one in models/), or None when
@@ -236,7 +258,9 @@ class PocketSphinx(Backed):
                  classifier: PhraseClassifier | str | bool = True,
                  accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
                  sure: float | None = 0.9, decide_at_pause: bool = True,
-                 pause_support: float = 0.15, pause_accept: float = 0.6, **options) -> None:
+                 pause_support: float = 0.15, pause_accept: float = 0.6,
+                 suits: SuitCheck | str | bool = True, suit_bar: float = 0.03,
+                 **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -299,7 +323,7 @@ class PocketSphinx(Backed):
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
         self._back(classifier, accept, support, early, sure, decide_at_pause, pause_support,
-                   pause_accept, hang, hang_noisy, max_outside)
+                   pause_accept, hang, hang_noisy, max_outside, suits, suit_bar)
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its
@@ -944,7 +968,7 @@ class SegmentStream:
         # CLASSIFIED_SPAN_DB of its loudest (the lead-in's noise and the tail's
         # breath or reverberation are not).
         a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate, CLASSIFIED_SPAN_DB)
-        if not self._voiced(x, a, b, q):
+        if not self._voiced(x, a, b, q) or not self.engine.suit_holds(said, x, b):
             return []
         t0 = self.start + first / rate
         return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b),
@@ -993,7 +1017,8 @@ class SegmentStream:
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
                 or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
                 or (m.kind in ("call", "shout") and not self._voiced(
-                    seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)):
+                    seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)) \
+                or not eng.suit_holds(m.said, seg.samples, b):
             return [] if pause else [Utterance("unknown", said, start, end, 0.0, self.channel,
                                                self.player, self.source)]
         if pause and (m.kind not in ("call", "shout")

@@ -3,8 +3,13 @@
     python -m referee.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
                                  [--vocode F] [--diphone F]
                                  [--talk-after F] [--near F]
+    python -m referee.train tails [the options of data]
     python -m referee.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
-                                 [--init MODEL --lr RATE]
+                                 [--init MODEL --lr RATE] [--suits]
+
+``tails`` makes the suit check's examples (the ends of the same utterances,
+see referee/train/tails.py); ``fit --suits`` fits the suit check from them
+(default --out models/suits.npz, --data ~/.cache/referee/train/tails.npz).
 """
 
 from __future__ import annotations
@@ -22,7 +27,47 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     d = sub.add_parser("data", help="synthesise the training data")
-    d.add_argument("--out", type=Path, default=CACHE / "data.npz")
+    t = sub.add_parser("tails", help="synthesise the suit check's training data")
+    _data_options(d, CACHE / "data.npz")
+    _data_options(t, CACHE / "tails.npz")
+    f = sub.add_parser("fit", help="train the network and write the model file")
+    f.add_argument("--data", type=Path, nargs="+")
+    f.add_argument("--out", type=Path)
+    f.add_argument("--epochs", type=int, default=12)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--init", type=Path, help="start from this model's weights (fine-tuning)")
+    f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    f.add_argument("--suits", action="store_true",
+                   help="fit the suit check (from `tails` data) instead of the phrase classifier")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    if a.what in ("data", "tails"):
+        from . import data
+        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
+                          a.diphone, a.talk_after, a.near)
+        work = None
+        if a.what == "tails":
+            from . import tails
+            work = tails.work
+        data.build(a.out, jobs, a.seed, a.workers,
+                   progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True),
+                   work=work)
+        print(f"wrote {a.out} in {time.time() - t0:.0f} s")
+    else:
+        from . import fit
+        models = Path(__file__).resolve().parents[2] / "models"
+        names = None
+        if a.suits:
+            from .tails import CLASSES
+            names = CLASSES
+        fit.main(a.data or [CACHE / ("tails.npz" if a.suits else "data.npz")],
+                 a.out or models / ("suits.npz" if a.suits else "phrases.npz"),
+                 a.epochs, a.seed, a.init, a.lr, names)
+    return 0
+
+
+def _data_options(d: argparse.ArgumentParser, out: Path) -> None:
+    d.add_argument("--out", type=Path, default=out)
     d.add_argument("--per-card", type=int, default=60)
     d.add_argument("--goops", type=int, default=400)
     d.add_argument("--others", type=int, default=2000)
@@ -45,27 +90,6 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of the other talk that is a rank followed by words that are not "
                         "a suit: 'jack of all trades', 'ace up my sleeve' (default %(default)s)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    f = sub.add_parser("fit", help="train the network and write the model file")
-    f.add_argument("--data", type=Path, nargs="+", default=[CACHE / "data.npz"])
-    f.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models"
-                   / "phrases.npz")
-    f.add_argument("--epochs", type=int, default=12)
-    f.add_argument("--seed", type=int, default=0)
-    f.add_argument("--init", type=Path, help="start from this model's weights (fine-tuning)")
-    f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
-    a = ap.parse_args(argv)
-    t0 = time.time()
-    if a.what == "data":
-        from . import data
-        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                          a.diphone, a.talk_after, a.near)
-        data.build(a.out, jobs, a.seed, a.workers,
-                   progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True))
-        print(f"wrote {a.out} in {time.time() - t0:.0f} s")
-    else:
-        from . import fit
-        fit.main(a.data, a.out, a.epochs, a.seed, a.init, a.lr)
-    return 0
 
 
 if __name__ == "__main__":

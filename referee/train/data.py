@@ -571,62 +571,70 @@ def mixes(job: Job, speech: np.ndarray, copies: int = 2) -> list[tuple[np.ndarra
     rng = np.random.default_rng(job.seed)
     out = []
     for c in range(copies):
-        s = speech
-        if rng.random() < 0.5:
-            # Played at another speed: formants and pitch move by the factor.
-            s = resample(s, RATE, int(round(RATE * rng.uniform(0.85, 1.2)))).astype(np.float64)
-        if rng.random() < 0.3:
-            s = reverb(s, rng)
-        call = None
-        if job.talk_after and c == 1 and _POOL:
-            # Talk straight after the call, as at a table ("queen of hearts,
-            # your turn"): the recogniser reports a call while talk runs on
-            # once the classifier holds it (see the engine's SegmentStream).
-            a, b = mixing.active_span(s)
-            t = _POOL[int(rng.integers(len(_POOL)))]
-            peak = float(np.max(np.abs(s))) or 1.0
-            t = t * peak * rng.uniform(0.4, 1.0) / max(float(np.max(np.abs(t))), 1e-9)
-            s = np.concatenate([s[:b], np.zeros(int(rng.uniform(0.0, 0.08) * RATE)), t])
-            call = (a, b)
-        lead = int(rng.uniform(0.2, 1.2) * RATE)
-        trail = int(rng.uniform(0.4, 1.0) * RATE)
-        n = lead + len(s) + trail
-        r = rng.random()
-        if r < 0.12:
-            kind, snr, noise = "silence", None, None
-        elif r < 0.25:
-            kind, snr = "room", float(rng.uniform(35, 55))
-            noise = _noise(kind, n, rng)
-        else:
-            kind = str(rng.choice(mixing.NOISE_KINDS))
-            snr = float(rng.uniform(0, 25))
-            noise = _noise(kind, n, rng)
-        if call is None and _CALLS and rng.random() < 0.15:
-            # Another player's call leaking in, 8-20 dB down, somewhere near.
-            other = _CALLS[int(rng.integers(len(_CALLS)))]
-            leak = np.zeros(n)
-            at = int(rng.integers(0, max(1, n - len(other))))
-            leak[at:at + len(other)] = other[:n - at]
-            peak = float(np.max(np.abs(s))) or 1.0
-            gain = 10 ** (-rng.uniform(8, 20) / 20)
-            leak *= peak / max(float(np.max(np.abs(other))), 1e-9) * gain
-            placed = np.zeros(n)
-            placed[lead:lead + len(s)] = s
-            span = mixing.active_span(placed)  # the call's, not the leak's
-            s, lead, trail = placed + leak, 0, 0
-        else:
-            span = None
-        m = mixing.mix(s, noise, snr, lead=lead, trail=trail,
-                       peak_dbfs=float(rng.uniform(-30, -3)))
-        if span is not None:
-            m.speech_start, m.speech_end = span
-        if call is not None:
-            m.speech_start, m.speech_end = lead + call[0], lead + call[1]
-        cond = kind if snr is None else f"{kind}@{snr:.0f}"
+        m, cond, talk = mix_one(job, speech, rng, c)
         for samples, label in label_segments(m.audio, m.speech_start, m.speech_end, job.label,
-                                              rng, talk_after=call is not None):
+                                              rng, talk_after=talk):
             out.append((log_mel(samples).astype(np.float16), label, cond))
     return out
+
+
+def mix_one(job: Job, speech: np.ndarray, rng: np.random.Generator, copy: int):
+    """The ``copy``-th mix of a job's speech (see :func:`mixes`): the mix (its
+    speech span is the phrase's), its condition ("babble@12"), and whether
+    talk follows the phrase."""
+    s = speech
+    if rng.random() < 0.5:
+        # Played at another speed: formants and pitch move by the factor.
+        s = resample(s, RATE, int(round(RATE * rng.uniform(0.85, 1.2)))).astype(np.float64)
+    if rng.random() < 0.3:
+        s = reverb(s, rng)
+    call = None
+    if job.talk_after and copy == 1 and _POOL:
+        # Talk straight after the call, as at a table ("queen of hearts,
+        # your turn"): the recogniser reports a call while talk runs on
+        # once the classifier holds it (see the engine's SegmentStream).
+        a, b = mixing.active_span(s)
+        t = _POOL[int(rng.integers(len(_POOL)))]
+        peak = float(np.max(np.abs(s))) or 1.0
+        t = t * peak * rng.uniform(0.4, 1.0) / max(float(np.max(np.abs(t))), 1e-9)
+        s = np.concatenate([s[:b], np.zeros(int(rng.uniform(0.0, 0.08) * RATE)), t])
+        call = (a, b)
+    lead = int(rng.uniform(0.2, 1.2) * RATE)
+    trail = int(rng.uniform(0.4, 1.0) * RATE)
+    n = lead + len(s) + trail
+    r = rng.random()
+    if r < 0.12:
+        kind, snr, noise = "silence", None, None
+    elif r < 0.25:
+        kind, snr = "room", float(rng.uniform(35, 55))
+        noise = _noise(kind, n, rng)
+    else:
+        kind = str(rng.choice(mixing.NOISE_KINDS))
+        snr = float(rng.uniform(0, 25))
+        noise = _noise(kind, n, rng)
+    if call is None and _CALLS and rng.random() < 0.15:
+        # Another player's call leaking in, 8-20 dB down, somewhere near.
+        other = _CALLS[int(rng.integers(len(_CALLS)))]
+        leak = np.zeros(n)
+        at = int(rng.integers(0, max(1, n - len(other))))
+        leak[at:at + len(other)] = other[:n - at]
+        peak = float(np.max(np.abs(s))) or 1.0
+        gain = 10 ** (-rng.uniform(8, 20) / 20)
+        leak *= peak / max(float(np.max(np.abs(other))), 1e-9) * gain
+        placed = np.zeros(n)
+        placed[lead:lead + len(s)] = s
+        span = mixing.active_span(placed)  # the call's, not the leak's
+        s, lead, trail = placed + leak, 0, 0
+    else:
+        span = None
+    m = mixing.mix(s, noise, snr, lead=lead, trail=trail,
+                   peak_dbfs=float(rng.uniform(-30, -3)))
+    if span is not None:
+        m.speech_start, m.speech_end = span
+    if call is not None:
+        m.speech_start, m.speech_end = lead + call[0], lead + call[1]
+    cond = kind if snr is None else f"{kind}@{snr:.0f}"
+    return m, cond, call is not None
 
 
 def noise_examples(count: int, seed: int) -> list[tuple[np.ndarray, str, str]]:
@@ -641,23 +649,33 @@ def noise_examples(count: int, seed: int) -> list[tuple[np.ndarray, str, str]]:
     return out
 
 
-def _work(job: Job):
+def speech_of(job: Job) -> np.ndarray | None:
+    """A job's speech (made again by the vocoder when it says so), or None
+    when its voice cannot say it."""
     try:
         speech = synthesize(job.voice, job.text, job.rate, job.pitch)
     except corpus.CorpusError:
-        return job, []
+        return None
     if job.vocoded:
         from .vocoder import vocode
         speech = vocode(speech, np.random.default_rng(job.seed + 1))
-    return job, mixes(job, speech)
+    return speech
 
 
-def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=print) -> Path:
-    """Synthesise, mix and cut every job; save features and labels to ``out`` (npz)."""
+def _work(job: Job):
+    speech = speech_of(job)
+    return job, [] if speech is None else mixes(job, speech)
+
+
+def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=print,
+          work=None) -> Path:
+    """Synthesise, mix and cut every job; save features and labels to ``out``
+    (npz). ``work``: what makes a job's examples (default: :func:`_work`, the
+    phrase classifier's; see also :func:`.tails.work`)."""
     pools = _babble_pool(seed)
     feats, labels, conds, voices = [], [], [], []
     with mp.get_context("fork").Pool(workers, initializer=_init, initargs=(pools,)) as p:
-        for k, (job, ex) in enumerate(p.imap_unordered(_work, jobs, chunksize=8)):
+        for k, (job, ex) in enumerate(p.imap_unordered(work or _work, jobs, chunksize=8)):
             for f, lab, cond in ex:
                 feats.append(f)
                 labels.append(lab)

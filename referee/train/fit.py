@@ -103,14 +103,17 @@ def batches(idx: np.ndarray, feats, y, rng: np.random.Generator, size: int, augm
 
 
 def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0,
-         init: Path | None = None, lr: float = 3e-3) -> None:
+         init: Path | None = None, lr: float = 3e-3, names: list[str] | None = None) -> None:
+    """Fit the network on the examples in ``data`` and write it to ``out``;
+    ``names``: its classes (default: the phrase classifier's, :func:`classes`;
+    the suit check's are :data:`.tails.CLASSES`)."""
     import jax
     import jax.numpy as jnp
     import optax
 
     t0 = time.time()
     feats, labels, voices = load(data)
-    names = classes()
+    names = list(names or classes())
     index = {c: i for i, c in enumerate(names)}
     y = np.array([index[str(lab)] for lab in labels], np.int32)
     rng = np.random.default_rng(seed)
