@@ -107,9 +107,13 @@ class Backed:
     decoder's (:meth:`decode`), except that a call or shout the classifier gives
     less than ``support`` is not believed. A call or shout must be voiced for
     :data:`MIN_VOICED_RUN` steps, or for :data:`SURE_VOICED_RUN` when the
-    classifier gives it ``sure`` or more. ``hang``, ``hang_noisy``: the
-    segmenter's pauses that close a segment in quiet and in loud noise;
-    ``max_outside``: seconds of voiced sound a phrase may leave outside it."""
+    classifier gives it ``sure`` or more. A card call, whoever found it, must
+    end with its suit word as the suit check hears it (``suits``: True for
+    the one in models/, a path, a loaded one, or False for none; it must give
+    the suit ``suit_bar`` or more, see :meth:`suit_holds`). ``hang``,
+    ``hang_noisy``: the segmenter's pauses that close a segment in quiet and
+    in loud noise; ``max_outside``: seconds of voiced sound a phrase may leave
+    outside it."""
 
     name = "backed"
     rate = 16000
