@@ -93,7 +93,7 @@ def _as_int16(samples: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# PocketSphinx
+# The phrase classifier and the suit check beside a decoder
 
 class Backed:
     """The phrase classifier beside a decoder, for the engines whose streams are
@@ -156,8 +156,8 @@ class Backed:
         ends with its suit word, as the suit check hears it (it gives that
         suit ``suit_bar`` or more): "six of one" taken for "six of clubs"
         does not. Anything but a card call, or with no suit check, holds."""
-        if self.suits is None or self.grammar.match(said) is None \
-                or self.grammar.match(said).kind != "call":
+        m = self.grammar.match(said) if self.suits is not None else None
+        if m is None or m.kind != "call":
             return True
         return self.suits.probability(said, samples, end, self.rate) >= self.suit_bar
 
@@ -219,6 +219,9 @@ class Backed:
         it does not count."""
         return probs is not None and said in probs and probs[said] < self.support
 
+
+# ---------------------------------------------------------------------------
+# PocketSphinx
 
 class PocketSphinx(Backed):
     """PocketSphinx with its bundled US English model and a JSGF grammar.
