@@ -2,7 +2,6 @@
 not trained on (the benchmark's held-out speakers and accents), alone and in
 the engine."""
 
-import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
@@ -63,7 +62,7 @@ def test_talk_that_ends_with_no_suit_word_is_none(check, speech, text):
 def test_a_file_that_is_no_suit_check_is_named(tmp_path):
     with pytest.raises(ClassifierError, match="phrases.npz: not a suit check"):
         SuitCheck.load(PhraseClassifier.load().path)
-    with pytest.raises(ClassifierError, match="gone.npz"):
+    with pytest.raises(ClassifierError, match="gone.npz: no suit check there"):
         SuitCheck.load(tmp_path / "gone.npz")
     with pytest.raises(EngineError, match="phrases.npz: not a suit check"):
         PocketSphinx(suits=str(PhraseClassifier.load().path))

@@ -41,6 +41,9 @@ class SuitCheck:
         """The check at ``path``, else at $REFEREE_SUITS, else ``models/suits.npz``;
         :class:`ClassifierError` names the file when it is not one."""
         p = Path(path or os.environ.get("REFEREE_SUITS") or MODEL_PATH)
+        if not p.exists():
+            raise ClassifierError(f"{p}: no suit check there (it ships in models/; `python -m "
+                                  "referee.train tails` and `fit --suits` rebuild it)")
         model = PhraseClassifier.load(p)
         if "other" not in model.classes or not {"hearts", "diamonds", "clubs",
                                                 "spades"} <= set(model.classes):
