@@ -151,13 +151,13 @@ class Backed:
                 raise EngineError(str(e)) from None
         self.suit_bar = float(suit_bar)
 
-    def suit_holds(self, said: str, samples: np.ndarray, end: float) -> bool:
+    def suit_holds(self, said: str, kind: str, samples: np.ndarray, end: float) -> bool:
         """Whether a call ``said`` that ends ``end`` seconds into ``samples``
         ends with its suit word, as the suit check hears it (it gives that
         suit ``suit_bar`` or more): "six of one" taken for "six of clubs"
-        does not. Anything but a card call, or with no suit check, holds."""
-        m = self.grammar.match(said) if self.suits is not None else None
-        if m is None or m.kind != "call":
+        does not. Anything but a card call (``kind``, as the grammar has
+        it), or with no suit check, holds."""
+        if self.suits is None or kind != "call":
             return True
         return self.suits.probability(said, samples, end, self.rate) >= self.suit_bar
 
@@ -614,7 +614,7 @@ class Vosk(Backed):
         not used."""
         rec, fed = self._recognisers.get(channel) or (None, 0)
         if rec is None:
-            # One a channel, made once: Vosk logs each word the model lacks
+            # One per channel, made once: Vosk logs each word the model lacks
             # whenever a recogniser is made.
             rec = self._vosk.KaldiRecognizer(self.model, self.rate, self.grammar_json)
             rec.SetWords(True)
@@ -975,10 +975,11 @@ class SegmentStream:
         # CLASSIFIED_SPAN_DB of its loudest (the lead-in's noise and the tail's
         # breath or reverberation are not).
         a, b = checks.trim(x, rate, max(0.0, lead - 0.1), len(x) / rate, CLASSIFIED_SPAN_DB)
-        if not self._voiced(x, a, b, q) or not self.engine.suit_holds(said, x, b):
+        kind = self.engine.phrase_kinds[said]
+        if not self._voiced(x, a, b, q) or not self.engine.suit_holds(said, kind, x, b):
             return []
         t0 = self.start + first / rate
-        return [Utterance(self.engine.phrase_kinds[said], said, float(t0 + a), float(t0 + b),
+        return [Utterance(kind, said, float(t0 + a), float(t0 + b),
                           round(q, 3), self.channel, self.player, self.source)]
 
     def _voiced(self, x: np.ndarray, a: float, b: float, q: float) -> bool:
@@ -1025,7 +1026,7 @@ class SegmentStream:
                 or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
                 or (m.kind in ("call", "shout") and not self._voiced(
                     seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)) \
-                or not eng.suit_holds(m.said, seg.samples, b):
+                or not eng.suit_holds(m.said, m.kind, seg.samples, b):
             return [] if pause else [Utterance("unknown", said, start, end, 0.0, self.channel,
                                                self.player, self.source)]
         if pause and (m.kind not in ("call", "shout")

@@ -18,12 +18,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .classifier import ClassifierError, PhraseClassifier
+from ..cards import Suit
+from .classifier import OTHER, ClassifierError, PhraseClassifier
 
 TAIL = 0.7
 """Seconds before a call's end that the check hears: its suit word, whole."""
 AFTER = 0.1
 """Seconds after a call's end that it hears too (its end may be set early)."""
+
+SUITS = tuple(s.word for s in Suit)
+"""The suit words the check tells apart (besides ``OTHER``)."""
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "suits.npz"
 
@@ -45,8 +49,7 @@ class SuitCheck:
             raise ClassifierError(f"{p}: no suit check there (it ships in models/; `python -m "
                                   "referee.train tails` and `fit --suits` rebuild it)")
         model = PhraseClassifier.load(p)
-        if "other" not in model.classes or not {"hearts", "diamonds", "clubs",
-                                                "spades"} <= set(model.classes):
+        if not {*SUITS, OTHER} <= set(model.classes):
             raise ClassifierError(f"{p}: not a suit check (its classes are "
                                   f"{', '.join(model.classes)})")
         return cls(model)

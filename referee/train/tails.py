@@ -22,18 +22,18 @@ import numpy as np
 from ..bench import mixing
 from ..hearing.classifier import OTHER
 from ..hearing.features import log_mel
-from ..hearing.suits import AFTER, TAIL
+from ..hearing.suits import AFTER, SUITS, TAIL
 from . import data
 
 RATE = data.RATE
-CLASSES = [*data.SUITS, OTHER]
+CLASSES = [*SUITS, OTHER]
 
 
 def label(text: str) -> str:
     """The suit word ``text`` ends with ("queen of heart" too), or ``OTHER``."""
     words = text.lower().strip(" !?.,").split()
     last = words[-1] if words else ""
-    for s in data.SUITS:
+    for s in SUITS:
         if last in (s, s[:-1]):
             return s
     return OTHER
