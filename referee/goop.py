@@ -20,7 +20,7 @@ The rules in our own words (RULINGS.md, Goop):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 from .events import Asked, Command, Count, Shout, Tally

@@ -28,11 +28,10 @@ blocks: faster than real time on a recording), or in a thread feeding a queue
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import queue
 import threading
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
 import numpy as np
 

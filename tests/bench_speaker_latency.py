@@ -138,7 +138,7 @@ def main() -> int:
                 rows["urgent cut-in"].append(heard[0] - asked)
         voice.close()
         tap.stop()
-    print(f"| Measure (n) | p50 ms | p95 ms | max ms |\n|---|---|---|---|")
+    print("| Measure (n) | p50 ms | p95 ms | max ms |\n|---|---|---|---|")
     for name, xs in rows.items():
         if xs:
             print(f"| {name} ({len(xs)}) | {pct(xs, 50):.0f} | {pct(xs, 95):.0f} | "

@@ -7,7 +7,7 @@ import pytest
 from referee.events import Utterance
 from referee.hearing.crosstalk import CrossTalk, attribute
 from referee.hearing.transcribe import transcribe_audio
-from speech import corpus, pad, recogniser
+from speech import corpus, recogniser
 
 VOICES = {
     "ann-qh": "flite:slt|queen of hearts",

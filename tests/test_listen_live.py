@@ -5,7 +5,6 @@ listener and in ``referee listen``."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -3,7 +3,6 @@ and a Korean word grammar spoken by espeak-ng's Korean voice. Also model
 lookup, engine choice and the offline model download."""
 
 import json
-import os
 import subprocess
 from pathlib import Path
 

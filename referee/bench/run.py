@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import importlib.metadata
 import json
 import os
 import platform
@@ -221,6 +222,11 @@ def _classifier_path(recogniser) -> str | None:
 
 def _engine_desc(recogniser, args) -> str:
     desc = recogniser.description
+    try:
+        # "+referee.lattice1": built by .ci/setup with its lattice patch
+        desc += f" ({recogniser.name} {importlib.metadata.version(recogniser.name)})"
+    except importlib.metadata.PackageNotFoundError:
+        pass
     model = getattr(recogniser, "model_path", None) or args.model
     if model:
         desc += f", model {model}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import IO, Iterable, Sequence
+from typing import IO, Sequence
 
 import numpy as np
 
