@@ -304,10 +304,14 @@ class PocketSphinx(Backed):
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
         # lw 2 and 8 Gaussians per frame: measured better in noise than the
         # defaults (6.5, 4) for these short phrases. A lattice pass after the
-        # search (bestpath): 40 % of a decode's time, but without it commands
-        # and calls in noise were heard a little less often (on the benchmark's
-        # tuning and held-out voices and on the diphone voices kept out of
-        # training, a few items each).
+        # search (bestpath): without it calls, "goop" and commands in noise were
+        # heard a little less often (a few items each on the benchmark's and the
+        # development sets' voices). In the wheel it took 40 % of a decode, and
+        # in loud noise most of it; .ci/setup builds PocketSphinx with
+        # .ci/pocketsphinx-lattice.patch, which makes it cheap and changes no
+        # reading. A narrower word beam (wbeam 1e-20 or 1e-22), the other way
+        # to make it cheap, lost clean calls of one diphone voice ("jack of
+        # hearts" heard as "clubs").
         self._config = dict(hmm=str(hmm), dict=str(small), lm=None, loglevel="FATAL",
                             bestpath=True, lw=2.0, topn=8)
         self._config.update(options)
