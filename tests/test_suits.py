@@ -7,7 +7,7 @@ import pytest
 from referee.audio.wav import to_int16
 from referee.hearing.classifier import ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
-from referee.hearing.suits import SuitCheck
+from referee.hearing.suits import SUITS, SuitCheck
 from speech import corpus, pad, recogniser, speech_bounds
 
 CALLS = {
@@ -56,7 +56,7 @@ def test_it_hears_the_suit_word_that_ends_a_call(check, speech, name):
 def test_talk_that_ends_with_no_suit_word_is_none(check, speech, text):
     x, end = _end(speech[text])
     p = check.probabilities(x, end)
-    assert max(p.get(s, 0.0) for s in ("hearts", "diamonds", "clubs", "spades")) < 0.1, p
+    assert max(p.get(s, 0.0) for s in SUITS) < 0.1, p
 
 
 def test_a_file_that_is_no_suit_check_is_named(tmp_path):

@@ -182,9 +182,15 @@ def english_calls(tmp_path_factory):
         "seven of clubs": "espeak:en-gb|seven of clubs"})
 
 
-def test_the_classifier_works_beside_vosk(mixed_grammar, ko_speech, english_calls):
+@pytest.fixture(scope="session")
+def vosk_backed(mixed_grammar):
+    """Vosk with the Korean model and the phrase classifier beside it (loaded once)."""
+    return Vosk(mixed_grammar, model=str(KO_MODEL))
+
+
+def test_the_classifier_works_beside_vosk(mixed_grammar, vosk_backed, ko_speech, english_calls):
     from referee.hearing.engine import SegmentStream, VoskStream
-    backed = Vosk(mixed_grammar, model=str(KO_MODEL))
+    backed = vosk_backed
     alone = Vosk(mixed_grammar, model=str(KO_MODEL), classifier=False)
     assert backed.description.startswith("vosk + phrase classifier") \
         and alone.description == "vosk"
@@ -208,10 +214,9 @@ def test_the_classifier_works_beside_vosk(mixed_grammar, ko_speech, english_call
 
 
 @pytest.mark.parametrize("text", CHATTER)
-def test_chatter_is_no_phrase_with_the_classifier_beside_vosk(mixed_grammar, ko_speech, text):
-    backed = Vosk(mixed_grammar, model=str(KO_MODEL))
+def test_chatter_is_no_phrase_with_the_classifier_beside_vosk(vosk_backed, ko_speech, text):
     x = np.concatenate([np.zeros(8000, np.int16), ko_speech[text], np.zeros(8000, np.int16)])
-    assert all(u.kind == "unknown" for u in _run(backed.stream(), x))
+    assert all(u.kind == "unknown" for u in _run(vosk_backed.stream(), x))
 
 
 def test_a_grammar_without_the_classifiers_phrases_leaves_vosk_alone(vosk_ko):
