@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from pulse import PulseServer, tone, write_pcm16  # noqa: E402
 
-from referee.bench.report import write_section  # noqa: E402
+from referee.lab.bench.report import write_section  # noqa: E402
 
 HEADING = "# Microphone alignment"
 DEVICES = ["mic_a", "mic_b", "mic_c"]

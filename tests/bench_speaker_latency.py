@@ -36,7 +36,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from pulse import PulseServer  # noqa: E402
 
-from referee.speaker import Pyttsx3Voice, Speaker  # noqa: E402
+from referee.voice.speaker import Speaker  # noqa: E402
+from referee.voice.voices import Pyttsx3Voice  # noqa: E402
 
 SENTENCES = [
     "Bob wins two cards.",

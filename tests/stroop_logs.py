@@ -2,8 +2,8 @@
 
 import json
 
-from referee.journal import encode_verdict
-from referee.replay import replay_lines
+from referee.core.journal import encode_verdict
+from referee.core.replay import replay_lines
 
 
 def game(players=("ann", "bob"), **extra):

@@ -1,5 +1,5 @@
-from referee.announce import Announcer
-from referee.replay import replay_lines
+from referee.core.announce import Announcer
+from referee.core.replay import replay_lines
 from stroop_logs import call, deal, game, lines
 
 

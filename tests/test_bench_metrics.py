@@ -8,10 +8,10 @@ import time
 import numpy as np
 import pytest
 
-from referee.bench import metrics as M
-from referee.bench import report
-from referee.cli import main
-from referee.events import Utterance
+from referee.lab.bench import metrics as M
+from referee.lab.bench import report
+from referee.cli.main import main
+from referee.core.events import Utterance
 
 
 def heard(said, kind="call", emitted=2.0, compute=0.01, start=0.5, end=1.5, flushed=False):
@@ -174,8 +174,8 @@ def test_bad_input_is_a_clear_error(tmp_path, capsys):
 # The harness on the real recogniser --------------------------------------
 
 def test_harness_streams_an_item_through_the_real_recogniser(tmp_path):
-    from referee.bench import corpus
-    from referee.bench.run import _classifier_path, check_against_grammar, measure
+    from referee.lab.bench import corpus
+    from referee.lab.bench.run import _classifier_path, check_against_grammar, measure
     from referee.hearing.engine import DEFAULT_KINDS, PocketSphinx, open_recogniser
     from referee.hearing.grammar import Grammar
 
@@ -244,8 +244,8 @@ def test_harness_counts_work_still_running_when_a_block_arrives(tmp_path):
     # ends at 1.0 s is still running when the next block arrives at 1.1 s, so
     # the call that block returns comes out 0.2 s after it arrived, at least.
     from referee.audio.wav import write_wav
-    from referee.bench import corpus
-    from referee.bench.run import measure
+    from referee.lab.bench import corpus
+    from referee.lab.bench.run import measure
 
     write_wav(tmp_path / "x.wav", np.zeros(32000, np.float32), 16000)
     item = corpus.Item(id="x", split="tuning", category="call", text="queen of hearts",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.bench import corpus, mixing
-from referee.bench.mixing import RATE
+from referee.lab.bench import corpus, mixing
+from referee.lab.bench.mixing import RATE
 
 
 def _measure_snr_from_mix(audio, clean, start, end):

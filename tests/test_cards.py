@@ -1,6 +1,6 @@
 import pytest
 
-from referee.cards import Card, CardError, Colour, Suit, describe_call, full_deck
+from referee.core.cards import Card, CardError, Colour, Suit, describe_call, full_deck
 
 
 @pytest.mark.parametrize("text", ["QH", "qh", "Q♥", "Q♡", "queen of hearts", "Queen Hearts", " queen  of hearts "])

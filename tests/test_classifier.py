@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
-from referee.bench import mixing
+from referee.lab.bench import mixing
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
 from referee.hearing.features import N_MELS, log_mel

@@ -4,7 +4,7 @@ each call must come out once, for the player who said it."""
 import numpy as np
 import pytest
 
-from referee.events import Utterance
+from referee.core.events import Utterance
 from referee.hearing.crosstalk import CrossTalk, attribute
 from referee.hearing.transcribe import transcribe_audio
 from speech import corpus, recogniser

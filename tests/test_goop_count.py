@@ -1,8 +1,8 @@
 import pytest
 
-from referee.events import Count, Tally
-from referee.goop_count import CountDialogue, Say
-from referee.numbers import Number, number_words, parse_number
+from referee.core.events import Count, Tally
+from referee.core.games.goop_count import CountDialogue, Say
+from referee.core.numbers import Number, number_words, parse_number
 
 
 @pytest.mark.parametrize("text, value, fix", [

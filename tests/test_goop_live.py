@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from referee.numbers import number_words, parse_number
+from referee.core.numbers import number_words, parse_number
 from live_game import Referee, duration, journal_lines, mix_wav, replay_json, voice_wav
 
 PLAYERS = "ann,bob,cai"

@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from referee.cli import main
-from referee.journal import encode_verdict
-from referee.replay import replay_lines
+from referee.cli.main import main
+from referee.core.journal import encode_verdict
+from referee.core.replay import replay_lines
 
 PLAYERS = ["ann", "bob", "cai"]
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from referee.cards import Card, full_deck
-from referee.events import COMMANDS
+from referee.core.cards import Card, full_deck
+from referee.core.events import COMMANDS
 from referee.hearing.grammar import Grammar, GrammarError, Match, normalise
-from referee.numbers import parse_number
+from referee.core.numbers import parse_number
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import journal_file
-from referee.journal_file import (JournalFile, JournalFileError, data_dir, games_dir,
+from referee.app import journal_file
+from referee.app.journal_file import (JournalFile, JournalFileError, data_dir, games_dir,
                                   latest_unfinished, list_games, read_journal)
 
 GAME = {"type": "game", "game": "stroop", "players": ["ann", "bob"]}
@@ -22,7 +22,7 @@ WHEN = datetime(2026, 11, 22, 0, 45, 0, tzinfo=timezone.utc)
 # A child that journals calls as fast as it can and says how many it has appended.
 WRITER = r"""
 import sys
-from referee.journal_file import JournalFile
+from referee.app.journal_file import JournalFile
 j = JournalFile.new("stroop", sys.argv[1])
 print(j.path, flush=True)
 j.append({"type": "game", "game": "stroop", "players": ["ann", "bob"]})
@@ -38,7 +38,7 @@ while True:
 # write cut short by a crash would) and waits to be killed.
 TEARER = r"""
 import os, sys, time
-from referee.journal_file import JournalFile
+from referee.app.journal_file import JournalFile
 j = JournalFile.new("stroop", sys.argv[1])
 j.append({"type": "game", "game": "stroop", "players": ["ann", "bob"]})
 j.append({"type": "deal", "card": "3S", "at": 1.0})

@@ -5,13 +5,13 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from referee.cards import Card, full_deck
-from referee.events import Call, Deal
-from referee.judge import Judge, LateReport, first_to_finish
-from referee.games import make_game
-from referee.journal import encode_verdict, parse_lines
-from referee.replay import replay, replay_lines
-from referee.stroop import StroopGame, qualifies
+from referee.core.cards import Card, full_deck
+from referee.core.events import Call, Deal
+from referee.core.judge import Judge, LateReport, first_to_finish
+from referee.core.games import make_game
+from referee.core.journal import encode_verdict, parse_lines
+from referee.core.replay import replay, replay_lines
+from referee.core.games.stroop import StroopGame, qualifies
 from stroop_logs import call, deal, game, lines
 
 

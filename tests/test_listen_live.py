@@ -16,8 +16,8 @@ import pytest
 
 from pulse import read_pcm16, write_pcm16
 from referee.audio.mic import Input, MicrophoneSource
-from referee.events import Heard, Utterance
-from referee.listener import Listener
+from referee.core.events import Heard, Utterance
+from referee.app.listener import Listener
 
 RATE = 16000
 

@@ -17,8 +17,8 @@ import pytest
 
 from pulse import tone, write_pcm16
 from referee.audio.recording import RecordingSource
-from referee.events import Heard, Utterance
-from referee.listener import Listener
+from referee.core.events import Heard, Utterance
+from referee.app.listener import Listener
 
 RATE = 16000
 NAMES = {440: "queen of hearts", 660: "two of spades"}

@@ -65,7 +65,7 @@ def test_play_with_the_wrong_number_of_channels_is_a_clear_error(tmp_path):
 
 
 def test_devices_are_given_as_for_listen_and_the_older_comma_form_still_works():
-    from referee.listening import device_list
+    from referee.app.inputs import device_list
 
     assert device_list(["3", "USB mic"], 2) == ["3", "USB mic"]
     assert device_list(["hw:1,0"], 1) == ["hw:1,0"]          # an ALSA name with a comma

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from referee.cards import Card
+from referee.core.cards import Card
 
 from live_game import (RATE, Referee, duration, journal_lines, mix_wav, replay_json,
                        speech_spans, voice_wav)

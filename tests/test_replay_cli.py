@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from referee.cli import main
+from referee.cli.main import main
 from stroop_logs import call, deal, game, lines
 
 

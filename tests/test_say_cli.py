@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.cli import main
-from referee.speaker import read_wav
+from referee.cli.main import main
+from referee.voice.voices import read_wav
 
 
 def test_say_into_a_wav_file(tmp_path, capsys):

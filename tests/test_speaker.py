@@ -9,9 +9,10 @@ import threading
 import numpy as np
 import pytest
 
-from referee import speaker as sp
-from referee.speaker import (MAX_FAILURES, Audio, EspeakVoice, Pyttsx3Voice, Speaker, VoiceError,
-                             read_wav, sounds_like)
+from referee.voice import playback as sp
+from referee.voice.echo import sounds_like
+from referee.voice.speaker import MAX_FAILURES, Speaker
+from referee.voice.voices import Audio, EspeakVoice, Pyttsx3Voice, VoiceError, read_wav
 
 
 def rms(x: np.ndarray) -> float:

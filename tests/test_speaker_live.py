@@ -8,7 +8,8 @@ import time
 
 import numpy as np
 
-from referee.speaker import Pyttsx3Voice, Speaker
+from referee.voice.speaker import Speaker
+from referee.voice.voices import Pyttsx3Voice
 
 
 def recording(pulse, sink):

@@ -1,8 +1,8 @@
 """Commands at the table: undo, pause/resume, end."""
 
 from stroop_logs import call, deal, final, game, rounds, verdicts
-from referee.account import describe
-from referee.replay import replay_lines
+from referee.core.account import describe
+from referee.core.replay import replay_lines
 from stroop_logs import lines
 
 

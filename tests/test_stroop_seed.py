@@ -2,8 +2,8 @@
 
 import pytest
 
-from referee.cards import Card
-from referee.stroop import miscall_reason, qualifies
+from referee.core.cards import Card
+from referee.core.games.stroop import miscall_reason, qualifies
 from stroop_logs import call, deal, final, game, rounds, verdicts
 
 # The seed's table of qualifying and non-qualifying calls. Two entries break

@@ -4,14 +4,14 @@ and recognisers are tested on their own, and end to end elsewhere)."""
 import io
 import json
 
-from referee.announce import Announcer
-from referee.events import GameStart, Heard, Utterance
-from referee.journal_file import JournalFile, read_journal
-from referee.replay import replay_lines
-from referee.journal import encode_verdict
-from referee.speaker import Speaker
-from referee.table import Table, TableOptions, VirtualDeck
-from referee.cards import Card
+from referee.core.announce import Announcer
+from referee.core.events import GameStart, Heard, Utterance
+from referee.app.journal_file import JournalFile, read_journal
+from referee.core.replay import replay_lines
+from referee.core.journal import encode_verdict
+from referee.voice.speaker import Speaker
+from referee.core.table import Table, TableOptions, VirtualDeck
+from referee.core.cards import Card
 
 
 def utter(player, said, start, end, kind="call"):
@@ -174,7 +174,7 @@ def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
 
 
 def test_the_screen_shows_top_card_activity_last_calls_and_scores(tmp_path):
-    from referee.screen import Screen
+    from referee.app.screen import Screen
     shown = io.StringIO()
     table, speaker, journal, out, text = make(tmp_path, screen=Screen(shown, live=False))
     table.hear(utter(None, "jack of clubs", 0.0, 0.5))
@@ -205,7 +205,7 @@ def test_a_deal_whose_start_precedes_the_dealers_watermark_is_kept(tmp_path):
 
 
 def test_a_resumed_table_settles_what_was_open_and_journals_only_missing_verdicts(tmp_path):
-    from referee.journal import parse_lines
+    from referee.core.journal import parse_lines
 
     table, speaker, journal, out, _ = make(tmp_path)
     table.hear(utter(None, "seven of diamonds", 1.0, 1.6))
@@ -240,7 +240,7 @@ def test_a_resumed_table_settles_what_was_open_and_journals_only_missing_verdict
 def test_a_listener_that_fails_leaves_the_game_unfinished_for_resume(tmp_path):
     import pytest
 
-    from referee.session import ListeningFailed, run_live
+    from referee.app.session import ListeningFailed, run_live
 
     table, speaker, journal, out, _ = make(tmp_path)
 

@@ -6,10 +6,10 @@ import random
 import numpy as np
 import pytest
 
-from referee.bench import corpus, mixing
+from referee.lab.bench import corpus, mixing
 from referee.hearing.classifier import OTHER
 from referee.hearing.grammar import Grammar
-from referee.train import data
+from referee.lab.train import data
 from speech import corpus as speech_corpus
 
 
@@ -132,7 +132,7 @@ def test_piper_joe_is_another_speaker_when_played_higher():
 
 
 def test_fit_moves_bands_as_another_vocal_tract_would():
-    from referee.train import fit
+    from referee.lab.train import fit
     f = np.zeros((7, 40), np.float32)
     f[:, 20] = 1.0
     up, down = fit.warp_bands(f, 1.1), fit.warp_bands(f, 0.9)
@@ -144,7 +144,7 @@ def test_fit_moves_bands_as_another_vocal_tract_would():
 def test_a_vocoded_call_keeps_its_words_and_pitch_but_not_its_source(tmp_path):
     from referee.audio.wav import to_int16
     from referee.hearing.engine import PocketSphinx
-    from referee.train.vocoder import HOP, pitch, vocode
+    from referee.lab.train.vocoder import HOP, pitch, vocode
     from speech import pad
 
     x = speech_corpus(tmp_path, {"q": "flite:kal|seven of diamonds"})["q"].astype(np.float64)
@@ -226,7 +226,7 @@ def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
 def test_the_suit_checks_examples_are_the_ends_of_mixes_made_as_the_classifiers(tmp_path, monkeypatch):
     from referee.hearing.features import log_mel
     from referee.hearing.suits import AFTER, TAIL
-    from referee.train import tails
+    from referee.lab.train import tails
     assert [tails.label(t) for t in ("queen of hearts", "Queen of heart!", "i have four clubs",
                                      "six of one", "hearts are trumps", "jack in the box",
                                      "goop", "")] \

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import resample, write_wav
-from referee.cli import main
+from referee.cli.main import main
 from speech import corpus, pad
 
 PHRASES = {

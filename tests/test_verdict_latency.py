@@ -1,7 +1,7 @@
 """referee bench-latency's figures and its BENCHMARKS.md section (the live run itself is a
 benchmark, not a test: `referee bench-latency`)."""
 
-from referee.bench.verdict_latency import SECTION, percentile, section, summary, write_section
+from referee.lab.bench.verdict_latency import SECTION, percentile, section, summary, write_section
 
 
 def test_percentiles_are_nearest_rank():

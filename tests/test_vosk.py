@@ -131,7 +131,7 @@ def test_engine_choice(tmp_path, monkeypatch, ko_grammar):
 
 
 def test_models_download_fails_clearly_offline(tmp_path, capsys):
-    from referee.cli import main
+    from referee.cli.main import main
     # No internet here: the real address cannot be reached; a refused port
     # stands for any other offline failure.
     for url in ["https://alphacephei.com/vosk/models/vosk-model-small-en-us-0.15.zip",
@@ -146,7 +146,7 @@ def test_models_download_fails_clearly_offline(tmp_path, capsys):
 
 def test_models_download_checks_the_checksum(tmp_path, capsys):
     import zipfile
-    from referee.models_cmd import download
+    from referee.cli.models import download
     z = tmp_path / "m.zip"
     with zipfile.ZipFile(z, "w") as f:
         f.writestr("vosk-model-t/conf/model.conf", "x")
@@ -165,7 +165,7 @@ def mixed_grammar(tmp_path_factory):
     """The Korean words and our English card calls and "goop". The Korean
     model knows none of the English words (Vosk drops them from its grammar),
     so what hears those is the phrase classifier working beside Vosk, alone."""
-    from referee.cards import full_deck
+    from referee.core.cards import full_deck
     english = [{"kind": "call", "said": c.spoken, "say": [c.spoken]} for c in full_deck()]
     english.append({"kind": "shout", "said": "goop", "say": ["goop"]})
     korean = [{"kind": k, "said": w, "say": [w]} for w, k in WORDS.items()]

@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
-from .blocks import Block, Channel
+from referee.audio.blocks import Block, Channel
 
 
 #: Seconds of audio in each block a microphone delivers.

@@ -14,8 +14,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .blocks import Block, Channel
-from .wav import read_wav, resample, to_int16
+from referee.audio.blocks import Block, Channel
+from referee.audio.wav import read_wav, resample, to_int16
 
 
 class RecordingSource:

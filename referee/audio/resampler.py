@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .wav import _filter
+from referee.audio.wav import _filter
 
 
 class StreamResampler:

@@ -34,6 +34,11 @@ def read_wav(path: str | os.PathLike) -> tuple[np.ndarray, int]:
             data = f.read()
     except OSError as e:
         raise AudioFileError(path, f"cannot read ({e.strerror or e})") from None
+    return decode_wav(data, path)
+
+
+def decode_wav(data: bytes, path: str | os.PathLike = "WAV data") -> tuple[np.ndarray, int]:
+    """:func:`read_wav` of a WAV file's bytes; ``path`` names it in errors."""
     if len(data) < 12 or data[:4] not in (b"RIFF", b"RF64") or data[8:12] != b"WAVE":
         raise AudioFileError(path, "not a WAV file (no RIFF/WAVE header)")
     fmt = None

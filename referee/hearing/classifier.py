@@ -4,7 +4,7 @@ network run in numpy.
 
 PocketSphinx's acoustic model is general English; this network knows only our
 54 answers (52 cards, "goop", ``OTHER``) and was trained on speech synthesised
-by many TTS voices in many kinds of noise (``python -m referee.train``; the
+by many TTS voices in many kinds of noise (``python -m referee.lab.train``; the
 voices and noises of the benchmark's held-out set are never used). The engine
 uses it beside PocketSphinx (see :class:`~referee.hearing.engine.PocketSphinx`).
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .features import log_mel
+from referee.hearing.features import log_mel
 
 OTHER = "other"
 """The class of anything that is not one of our phrases: chatter, near-misses,
@@ -90,7 +90,7 @@ class PhraseClassifier:
             classes = [str(c) for c in meta["classes"]]
         except FileNotFoundError:
             raise ClassifierError(f"{p}: no phrase-classifier model there (it ships in "
-                                  "models/; `python -m referee.train` rebuilds it)") from None
+                                  "models/; `python -m referee.lab.train` rebuilds it)") from None
         except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as e:
             raise ClassifierError(f"{p}: not a phrase-classifier model ({e})") from None
         needed = [f"conv{i}_{w}" for i in range(len(layers)) for w in "wb"]

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..events import Utterance
+from referee.core.events import Utterance
 
 
 class CrossTalk:

@@ -3,7 +3,7 @@ without a model) and Vosk (when a model is found).
 
 ``open_recogniser(engine, model, grammar)`` loads one model; its ``stream()``
 gives one :class:`RecogniserStream` per channel. A stream takes int16 mono
-samples at ``rate`` and returns :class:`~referee.events.Utterance` s whose
+samples at ``rate`` and returns :class:`~referee.core.events.Utterance` s whose
 times are seconds on the audio clock: ``start + samples_fed / rate``.
 
 Speech outside the grammar comes back as kind ``'unknown'`` (or nothing),
@@ -21,14 +21,14 @@ from typing import Protocol
 
 import numpy as np
 
-from ..events import Utterance
-from . import checks
-from .classifier import OTHER, ClassifierError, PhraseClassifier
-from .denoise import subtract as subtract_noise
-from .features import HOP, WINDOW, normalise, raw_log_mel
-from .grammar import Grammar
-from .segmenter import Segment, Segmenter
-from .suits import SuitCheck
+from referee.core.events import Utterance
+from referee.hearing import checks
+from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.denoise import subtract as subtract_noise
+from referee.hearing.features import HOP, WINDOW, normalise, raw_log_mel
+from referee.hearing.grammar import Grammar
+from referee.hearing.segmenter import Segment, Segmenter
+from referee.hearing.suits import SuitCheck
 
 #: What transcription and listening listen for unless told otherwise.
 DEFAULT_KINDS = ("call", "shout", "command")

@@ -7,8 +7,8 @@ whole. This small network (``models/suits.npz``, the phrase classifier's kind,
 see :mod:`.classifier`) hears only the last :data:`TAIL` seconds of the call,
 up to :data:`AFTER` past its end, and gives each suit word and ``other`` a
 probability; a call whose own suit it gives less than the engine's bar is no
-call. ``python -m referee.train tails`` and ``fit --suits`` rebuild it (see
-:mod:`referee.train.tails`).
+call. ``python -m referee.lab.train tails`` and ``fit --suits`` rebuild it (see
+:mod:`referee.lab.train.tails`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cards import Suit
-from .classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.core.cards import Suit
+from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 
 TAIL = 0.7
 """Seconds before a call's end that the check hears: its suit word, whole."""
@@ -47,7 +47,7 @@ class SuitCheck:
         p = Path(path or os.environ.get("REFEREE_SUITS") or MODEL_PATH)
         if not p.exists():
             raise ClassifierError(f"{p}: no suit check there (it ships in models/; `python -m "
-                                  "referee.train tails` and `fit --suits` rebuild it)")
+                                  "referee.lab.train tails` and `fit --suits` rebuild it)")
         model = PhraseClassifier.load(p)
         if not {*SUITS, OTHER} <= set(model.classes):
             raise ClassifierError(f"{p}: not a suit check (its classes are "

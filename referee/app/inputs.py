@@ -1,0 +1,107 @@
+"""The seam between ``referee play``/``resume`` and the hearing layer: from the command's
+options, open the recogniser and the audio (microphones or a ``--audio`` recording) and hand
+back the listener's events.
+
+``--channels dealer,ann,bob`` names the input's channels in order; without ``--devices``
+they are channels 1, 2, 3 of the default input device (a multi-channel interface), with
+``--devices A B C`` one device per name (each device's first channel; as for ``referee
+listen``, names are separated by spaces, since ALSA names like ``hw:1,0`` hold commas; the
+older ``--devices A,B,C`` still works when there are several mics). With ``--audio
+GAME.wav`` the file's channels are the named mics, in order.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Callable, Iterator
+
+from referee.core.events import Heard, Utterance
+
+#: What each game listens for (grammar kinds).
+KINDS = {
+    "stroop": ("call", "command"),
+    "goop": ("shout", "command", "number"),
+}
+
+
+class ListeningError(ValueError):
+    """The microphones, recording or recogniser cannot be set up; the message says why."""
+
+
+class Listening:
+    """An open recogniser + source + listener. ``events`` is iterated once (in any one
+    thread); ``stop()`` ends it from another; ``clock()`` is the audio clock now."""
+
+    def __init__(self, listener, source, engine: str) -> None:
+        self.listener = listener
+        self.source = source
+        self.engine = engine
+        self.events: Iterator[Utterance | Heard] = listener.events()
+
+    def clock(self) -> float:
+        return self.listener.clock()
+
+    def stop(self) -> None:
+        self.listener.stop()
+
+    def close(self) -> None:
+        self.listener.stop()
+        close = getattr(self.source, "close", None)
+        if close is not None:
+            close()
+
+
+def device_list(value: str | list[str] | None, mics: int) -> list[str]:
+    """The devices of ``--devices`` (a list, or a string from an older journal) for ``mics``
+    named mics. A single value with commas is split when there are several mics (the older
+    form, ``ann-mic,bob-mic``); for one mic it is one name (``hw:1,0``)."""
+    if not value:
+        return []
+    items = [value] if isinstance(value, str) else list(value)
+    if len(items) == 1 and mics > 1 and "," in items[0]:
+        items = items[0].split(",")
+    return [d.strip() for d in items if d.strip()]
+
+
+def open_listening(args: argparse.Namespace, channels: list[str], game: str,
+                   notify: Callable[[str], None] | None = None) -> Listening:
+    """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
+    listening stream per name in ``channels`` ('dealer' or a player). ``notify`` gets the
+    microphones' lines for people (see :class:`~referee.audio.mic.MicrophoneSource`)."""
+    from referee.hearing.engine import EngineError, open_recogniser
+    from referee.hearing.grammar import Grammar, GrammarError
+    from referee.app.listener import Listener
+
+    try:
+        grammar = Grammar.load().subset(kinds=set(KINDS.get(game, ("call", "shout", "command"))))
+        recogniser = open_recogniser(getattr(args, "engine", None), getattr(args, "model", None),
+                                     grammar)
+    except (EngineError, GrammarError) as e:
+        raise ListeningError(str(e)) from None
+    audio = getattr(args, "audio", None)
+    if audio:
+        from referee.audio.recording import RecordingSource
+
+        # a file it cannot read, or a channel count that differs from the names, raises
+        # a ValueError that names the file
+        source = RecordingSource(audio, players=channels, rate=recogniser.rate)
+    else:
+        from referee.audio.mic import Input, MicError, MicrophoneSource
+
+        devices = device_list(getattr(args, "devices", None), len(channels))
+        if devices and len(devices) != len(channels):
+            raise ListeningError(f"--devices names {len(devices)} device(s) for "
+                                 f"{len(channels)} mics ({', '.join(channels)})")
+        if devices:
+            inputs = [Input(int(d) if d.isdigit() else d, (0,)) for d in devices]
+        else:
+            inputs = [Input(None, tuple(range(len(channels))))]
+        try:
+            source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate,
+                                      notify=notify)
+            source.start()
+        except MicError as e:
+            raise ListeningError(f"{e} (microphones: `referee listen --list-devices` shows what "
+                                 "there is; --devices picks them; --audio FILE.wav referees a "
+                                 "recording instead)") from None
+    return Listening(Listener(source, recogniser), source, recogniser.name)

@@ -1,0 +1,282 @@
+"""The listener: an audio source (microphones or a recording) and a recogniser in, an ordered
+stream of :class:`~referee.core.events.Utterance` and :class:`~referee.core.events.Heard` events out.
+
+One recogniser stream per channel (one loaded model serves them all). Blocks whose rate
+differs from the recogniser's are resampled on the way. Times stay on the source's shared
+clock: a channel's recogniser stream starts at the time of the channel's first block.
+
+Cross-talk: with one mic per player, a call is also picked up by the neighbours' mics.
+:class:`referee.hearing.crosstalk.CrossTalk` (fed every channel's audio, at the recogniser's
+rate, on the shared clock) names the channel each utterance is loudest on. An utterance
+loudest on its own channel is passed on at once. Otherwise it is a copy: once every channel
+has been decoded ``hold`` seconds past its end, it is dropped if the loudest channel's
+recogniser reported an overlapping utterance of its own, and otherwise passed on as the
+loudest channel's (that recogniser missed it). Two players calling at once each dominate
+their own mic, so both calls are kept.
+
+Watermarks: ``Heard(stream, upto)`` promises that no later utterance of ``stream`` (the
+player's name, or ``ch<index>``) will have a start or end before ``upto``. With cross-talk
+filtering any channel's recogniser can produce an utterance for any player, so every
+stream's watermark is the smallest of all recognisers' watermarks and of the starts of
+utterances still being decided.
+
+Use it synchronously (``for event in listener.events(): ...``, as fast as the source gives
+blocks: faster than real time on a recording), or in a thread feeding a queue
+(``listener.start(q)``; ``q.get()`` returns events, then ``None`` at the end;
+``listener.stop()`` ends it; ``listener.error`` holds an exception that ended it).
+"""
+
+from __future__ import annotations
+
+import math
+import queue
+import threading
+from typing import Any, Iterator
+
+import numpy as np
+
+from referee.audio.blocks import AudioSource, Block, Channel
+from referee.audio.resampler import StreamResampler
+from referee.core.events import Heard, Utterance
+from referee.hearing.crosstalk import CrossTalk
+
+Event = Utterance | Heard
+
+
+class Listener:
+    """Turns ``source`` blocks into utterance and watermark events with ``recogniser``.
+
+    ``crosstalk``: suppress copies of a call on other players' mics (only matters with
+    more than one channel); ``crosstalk_options`` go to
+    :class:`~referee.hearing.crosstalk.CrossTalk`. ``hold``: seconds every channel must
+    be decoded past a suspected copy before it is decided.
+    """
+
+    def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
+                 hold: float = 0.25, **crosstalk_options: Any) -> None:
+        self.source = source
+        self.recogniser = recogniser
+        self.channels: list[Channel] = list(source.channels)
+        if not self.channels:
+            raise ValueError("the source has no channels")
+        self.crosstalk = crosstalk and len(self.channels) > 1
+        self.hold = hold
+        self.rate = int(recogniser.rate)
+        self._streams: dict[int, Any] = {}
+        self._resamplers: dict[int, StreamResampler | None] = {}
+        n = len(self.channels)
+        self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels],
+                             **crosstalk_options) if self.crosstalk else None
+        # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
+        self._mix: list[list[np.ndarray]] = [[] for _ in range(n)]
+        self._mix_start: list[int | None] = [None] * n  # index of the first sample in _mix
+        self._mix_end: list[int] = [0] * n
+        self._ct_end: int | None = None  # samples: the cross-talk filter has audio to here
+        self._fed: dict[int, int] = {}  # samples fed to each recogniser stream
+        self._first: dict[int, int] = {}  # index (at self.rate) of each stream's sample 0
+        self.position = 0.0
+        """Seconds on the shared clock: the end of the latest block read (the audio clock
+        "now" for the live loop)."""
+        self._pending: list[Utterance] = []  # suspected copies, waiting
+        self._recent: list[Utterance] = []  # what each channel's recogniser reported
+        self._sent: dict[str, float] = {}  # stream name -> last Heard sent
+        self._thread: threading.Thread | None = None
+        self.error: BaseException | None = None
+
+    @property
+    def stream_names(self) -> list[str]:
+        """The ``Heard.stream`` names, one per channel (the player, or ``ch<index>``)."""
+        return [c.name for c in self.channels]
+
+    # -- running ----------------------------------------------------------------
+    def events(self) -> Iterator[Event]:
+        """Utterances and watermarks, as the source is read; ends with the source."""
+        last_time = 0.0
+        for block in self.source:
+            yield from self._block(block)
+            last_time = max(last_time, block.end)
+        yield from self._finish(last_time)
+
+    def start(self, out: "queue.Queue[Event | None]") -> threading.Thread:
+        """Run in a thread, putting events into ``out`` and ``None`` at the end."""
+        def run() -> None:
+            try:
+                for ev in self.events():
+                    out.put(ev)
+            except BaseException as e:  # handed to the consumer
+                self.error = e
+            finally:
+                out.put(None)
+
+        self._thread = threading.Thread(target=run, name="referee-listener", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self) -> None:
+        """Stop the source; the events end soon after (the recognisers are flushed)."""
+        self.source.stop()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self._thread:
+            self._thread.join(timeout)
+
+    # -- internals --------------------------------------------------------------
+    def _stream(self, block: Block) -> Any:
+        s = self._streams.get(block.channel)
+        if s is None:
+            ch = self.channels[block.channel]
+            s = self.recogniser.stream(start=block.start, channel=ch.index, player=ch.player,
+                                       source=ch.source)
+            self._streams[block.channel] = s
+            self._first[block.channel] = int(round(block.start * self.rate))
+            self._fed[block.channel] = 0
+            self._resamplers[block.channel] = (
+                None if block.rate == self.rate else StreamResampler(block.rate, self.rate))
+        return s
+
+    def clock(self) -> float:
+        """Seconds on the shared clock: how far the audio has been read."""
+        return self.position
+
+    def _block(self, block: Block) -> list[Event]:
+        self.position = max(self.position, block.end)
+        stream = self._stream(block)
+        rs = self._resamplers[block.channel]
+        samples = block.samples if rs is None else _int16(rs.process(block.samples))
+        heard = self._feed(block.channel, stream, samples)
+        out = self._take(heard)
+        out += self._decide(final=False)
+        out += self._watermarks()
+        return out
+
+    def _feed(self, ch: int, stream: Any, samples: np.ndarray) -> list[Utterance]:
+        if not len(samples):
+            return []
+        if self._ct is not None:
+            at = self._first[ch] + self._fed[ch]
+            if self._mix_start[ch] is None:
+                self._mix_start[ch] = at
+            self._mix[ch].append(samples)
+            self._mix_end[ch] = at + len(samples)
+            self._push_audio()
+        self._fed[ch] += len(samples)
+        return stream.feed(samples)
+
+    def _push_audio(self) -> None:
+        """Give the cross-talk filter the span every channel has audio for."""
+        if any(s is None for s in self._mix_start):
+            return
+        if self._ct_end is None:
+            self._ct_end = min(self._mix_start)
+            self._ct.first = self._ct_end
+        upto = min(self._mix_end)
+        if upto <= self._ct_end:
+            return
+        n = upto - self._ct_end
+        m = np.zeros((n, len(self._mix)), np.int16)
+        for c, pieces in enumerate(self._mix):
+            x = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+            i0 = self._mix_start[c]  # index of x[0]
+            lo = max(i0, self._ct_end)
+            if lo >= upto:
+                # this channel's audio begins after the span (its device started later):
+                # silence here, and its samples wait for the next span
+                continue
+            m[lo - self._ct_end:, c] = x[lo - i0:upto - i0]
+            rest = x[upto - i0:]
+            self._mix[c] = [rest] if len(rest) else []
+            self._mix_start[c] = upto
+        self._ct.add_audio(m, self._ct_end)
+        self._ct_end = upto
+
+    def _finish(self, end: float) -> list[Event]:
+        heard: list[Utterance] = []
+        for ch, stream in self._streams.items():
+            rs = self._resamplers[ch]
+            if rs is not None:
+                tail = rs.flush()
+                if len(tail):
+                    heard += self._feed(ch, stream, _int16(tail))
+            heard += stream.close()
+        out = self._take(heard)
+        out += self._decide(final=True)
+        end = max([end] + [s.watermark for s in self._streams.values()])
+        for c in self.channels:
+            out.append(Heard(c.name, end))
+        return out
+
+    def _take(self, heard: list[Utterance]) -> list[Event]:
+        """New utterances: pass on those that are their channel's own, hold the rest."""
+        out: list[Event] = []
+        for u in sorted(heard, key=lambda u: (u.end, u.start)):
+            self._recent.append(u)
+            if not self.crosstalk:
+                out.append(u)
+            else:
+                self._pending.append(u)
+        # forget what no decision can need any more
+        horizon = min((s.watermark for s in self._streams.values()), default=0.0) - 30.0
+        self._recent = [u for u in self._recent if u.end >= horizon]
+        return out
+
+    def _decide(self, final: bool) -> list[Event]:
+        if not self._pending:
+            return []
+        decoded = self._decoded()
+        heard_to = (self._ct_end or 0) / self.rate  # the filter has every channel's audio
+        out: list[Event] = []
+        keep: list[Utterance] = []
+        for u in self._pending:
+            if not final and heard_to < u.end:
+                keep.append(u)  # not all channels' audio is in yet
+                continue
+            verdict = self._attribute(u, decoded, final)
+            if verdict is None:
+                keep.append(u)
+            else:
+                out += verdict
+        self._pending = keep
+        return out
+
+    def _decoded(self) -> float:
+        """Seconds: every channel's recogniser has decoded this far."""
+        if len(self._streams) < len(self.channels):
+            return 0.0
+        return min(s.watermark for s in self._streams.values())
+
+    def _attribute(self, u: Utterance, decoded: float, final: bool) -> list[Utterance] | None:
+        """What to pass on for ``u`` (itself, re-attributed, or nothing); None: wait."""
+        loudest = self._ct.loudest(u)
+        if loudest != u.channel:
+            if not final and decoded < u.end + self.hold:
+                return None
+            for v in self._recent:
+                if v.channel == loudest and _overlap(u, v) > 0.3:
+                    return []  # the loudest mic's recogniser has its own version
+        return self._ct.filter([u])
+
+    def _watermarks(self) -> list[Event]:
+        if len(self._streams) < len(self.channels):
+            return []
+        if self.crosstalk:
+            common = min([self._decoded()] + [u.start for u in self._pending])
+            marks = {c.name: common for c in self.channels}
+        else:
+            marks = {self.channels[ch].name: s.watermark for ch, s in self._streams.items()}
+        out: list[Event] = []
+        for name, upto in marks.items():
+            if upto > self._sent.get(name, -math.inf):
+                self._sent[name] = upto
+                out.append(Heard(name, upto))
+        return out
+
+
+def _overlap(a: Utterance, b: Utterance) -> float:
+    """The overlap of two spans as a fraction of the shorter one."""
+    inter = min(a.end, b.end) - max(a.start, b.start)
+    shorter = max(1e-3, min(a.end - a.start, b.end - b.start))
+    return max(0.0, inter) / shorter
+
+
+def _int16(x: np.ndarray) -> np.ndarray:
+    return np.clip(np.round(x * 32768.0), -32768, 32767).astype(np.int16)

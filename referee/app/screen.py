@@ -1,0 +1,81 @@
+"""The live terminal view: top card, who is active, the last call heard from
+each player, the scores and the last announcement.
+
+Draws with rich: in place (``rich.live``) on a terminal, or as a fresh block
+per change on any other file object, so tests can read it back.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, TextIO
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.panel import Panel
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from referee.core.games import goop
+
+from referee.core.games import stroop
+
+
+class Screen:
+    def __init__(self, file: TextIO | None = None, live: bool | None = None, width: int = 72) -> None:
+        self.file = file if file is not None else sys.stdout
+        self.console = Console(file=self.file, width=width, highlight=False,
+                               force_terminal=live if live is not None else None)
+        self.live = self.console.is_terminal if live is None else live
+        self._live: Live | None = None
+        self._last: str | None = None
+
+    def render(self, table: Any) -> Panel:
+        game = table.game
+        rows = RichTable(show_header=True, header_style="bold", expand=True, box=None)
+        rows.add_column("player")
+        rows.add_column("status")
+        rows.add_column("last heard")
+        rows.add_column("score", justify="right")
+        scores = dict(getattr(game, "scores", None) or getattr(game, "totals", {}))
+        for p in table.start.players:
+            status = ""
+            if isinstance(game, stroop.StroopGame):
+                status = "out" if p in game.inactive else "active"
+            elif isinstance(game, goop.GoopGame) and p in getattr(game, "goopers", ()):
+                status = "gooped"
+            rows.add_row(p, status, table.last_heard.get(p, ""), str(scores.get(p, 0)))
+        if isinstance(game, stroop.StroopGame):
+            top = game.top.symbol if game.top else "-"
+            colour = "red" if game.top and game.top.colour.value == "red" else "bold"
+            head = Text.assemble(("Stroop  ", "bold"), f"round {game.round}  top card ",
+                                 (top, colour), f"  pile {game.pile}")
+        else:
+            head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
+            asking = table.dialogue.asking if table.dialogue else None
+            if asking:
+                head.append(f"  asking {asking[0]}: {asking[1]}")
+        said = Text(f"referee: {table.last_said}" if table.last_said else "", style="italic")
+        state = "  [game over]" if table.over else ""
+        return Panel(Group(head, rows, said), title=f"referee{state}", title_align="left")
+
+    def update(self, table: Any) -> None:
+        panel = self.render(table)
+        if self.live:
+            if self._live is None:
+                self._live = Live(panel, console=self.console, auto_refresh=False)
+                self._live.start()
+            self._live.update(panel, refresh=True)
+            return
+        with self.console.capture() as cap:
+            self.console.print(panel)
+        text = cap.get()
+        if text != self._last:       # print a block only when something changed
+            self._last = text
+            self.file.write(text)
+            self.file.flush()
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.stop()
+            self._live = None

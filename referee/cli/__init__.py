@@ -1,0 +1,1 @@
+"""The ``referee`` command line: one module per subcommand."""

@@ -1,0 +1,286 @@
+"""Referee a game at the table: listen, judge, speak the verdicts, keep the score.
+
+`referee play stroop` and `referee play goop`; `referee resume` continues a
+journaled game after a crash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from referee.cli import voice_options
+from referee.voice.speaker import Speaker
+from referee.core.announce import VERBOSITY, Announcer
+from referee.core.cards import Card, CardError
+from referee.core.events import GameStart
+from referee.core.games import GAMES, make_game
+from referee.core.journal import LogError, encode, parse_lines
+from referee.core.table import DEALER, Table, TableOptions, VirtualDeck
+
+DESCRIPTION = """\
+Referee a game at the table: listen, judge, speak the verdicts, keep the score.
+
+Microphones: one per player (and one for the dealer, if any), so the referee
+knows who called. --channels names the channels of the input device in
+order: "dealer" for the dealer's mic, else a player, e.g. --channels
+dealer,ann,bob for a three-channel device (default: the players in seat
+order); --devices gives one device per name instead, separated by spaces as
+for `referee listen` (--devices 3 "USB mic" 5).
+
+Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
+and announces each card), a "dealer" channel (the dealer names each card as
+it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
+and Enter. Typed commands work too: score, repeat, undo, pause, resume,
+new-game, end.
+
+Recorded games: --audio GAME.wav runs the same referee on a recording, one
+channel per mic in the order of --channels, faster than real time; --json
+prints the objects of `referee replay --json`; --speak-to FILE.wav writes
+what the referee says, at its time, to a WAV file.
+
+Every event and verdict is journaled (fsynced per line) in the data
+directory ($REFEREE_DATA, else ~/.local/share/referee/games).
+"""
+
+
+class SetupError(ValueError):
+    """Options that do not make a game."""
+
+
+def _names(text: str | None) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()] if text else []
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=GAMES, help="which game")
+    add_table_arguments(p)
+    g = p.add_argument_group("the game")
+    g.add_argument("--players", metavar="A,B,..", help="player names in seat order "
+                   "(default: the non-dealer names of --channels)")
+    g.add_argument("--virtual-deck", action="store_true", help="Stroop: the referee deals from its own deck")
+    g.add_argument("--seed", type=int, help="shuffle the virtual deck with this seed")
+    g.add_argument("--tie-window-ms", type=float, default=40.0,
+                   help="calls whose ends (then starts) are this close are simultaneous (default 40)")
+    g.add_argument("--two-player-miscall", choices=("inactive", "forfeit"), default="inactive",
+                   help="Stroop, two players: a miscall puts the caller out (default) or forfeits the round")
+    g.add_argument("--match-cards", metavar="P=CARD,..", help="Stroop's match-card variant, e.g. ann=9S,bob=KH")
+    g.add_argument("--target", type=int, default=100, help="Goop: points that end the game (default 100)")
+
+
+def add_table_arguments(p: argparse.ArgumentParser) -> None:
+    """Listening, speaking and showing: shared by play and resume."""
+    g = p.add_argument_group("listening")
+    g.add_argument("--channels", metavar="NAMES", help="the input's channels in order: dealer and/or players")
+    g.add_argument("--devices", metavar="DEV", nargs="+",
+                   help="one input device per channel name, by index or name, separated by spaces")
+    g.add_argument("--audio", metavar="GAME.wav", help="referee a recording instead of microphones")
+    g.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
+    g.add_argument("--model", metavar="DIR", help="Vosk model directory")
+    g.add_argument("--json", action="store_true", help="print round/final objects as JSON Lines")
+    g.add_argument("--no-screen", action="store_true", help="no live terminal view")
+    t = p.add_argument_group("announcements")
+    t.add_argument("--verbosity", choices=VERBOSITY, default="normal",
+                   help="quiet: wins and the end; normal: also undo, pause; verbose: also every miscall")
+    t.add_argument("--scores-every", type=int, default=1, metavar="N",
+                   help="say the scores every N decided rounds (0: only when asked)")
+    t.add_argument("--lock-reminder", type=float, default=0.0, metavar="S",
+                   help="Goop, three players: remind the table of the lock rule after S quiet seconds")
+    voice_options.add_arguments(p)
+
+
+def game_start(args: argparse.Namespace) -> GameStart:
+    channels = _names(args.channels)
+    players = _names(args.players) or [c for c in channels if c != DEALER]
+    if len(players) < 2:
+        raise SetupError("name at least two players with --players (or --channels)")
+    options: dict = {"tie_window_ms": args.tie_window_ms}
+    match: dict = {}
+    if args.game == "stroop":
+        options["two_player_miscall"] = args.two_player_miscall
+        for item in _names(args.match_cards):
+            player, _, card = item.partition("=")
+            if player not in players:
+                raise SetupError(f"--match-cards: unknown player {player!r}")
+            try:
+                match[player] = Card.parse(card)
+            except CardError as e:
+                raise SetupError(f"--match-cards: {e}") from None
+        if args.virtual_deck and DEALER in channels:
+            raise SetupError("--virtual-deck and a dealer channel: choose one way to deal")
+    else:
+        options["target"] = args.target
+        if args.virtual_deck:
+            raise SetupError("--virtual-deck is for Stroop")
+    start = GameStart(args.game, tuple(players), options, match)
+    make_game(start)     # validates the options and players
+    return start
+
+
+def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
+    names = _names(args.channels) or list(start.players)
+    for n in names:
+        if n != DEALER and n not in start.players:
+            raise SetupError(f"--channels: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
+    if len(set(names)) != len(names):
+        raise SetupError("--channels names a mic twice")
+    return names
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        start = game_start(args)
+        channels = channel_names(args, start)
+    except (SetupError, ValueError) as e:
+        print(f"referee play: {e}", file=sys.stderr)
+        return 2
+    # The seed is journaled, so that a resumed game deals on from the same deck.
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    deck = VirtualDeck(seed) if args.virtual_deck else None
+    setup = {"channels": channels, "virtual_deck": bool(args.virtual_deck), "seed": seed}
+    if args.devices and not args.audio:
+        setup["devices"] = args.devices      # resume listens on the same mics
+    return referee(args, start, channels, deck=deck, setup=setup)
+
+
+def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=None,
+            journal=None, history=None, offset: float = 0.0, journaled=None) -> int:
+    """Set up the devices and run the table until the game ends."""
+    from referee.app.journal_file import JournalFile, JournalFileError
+    from referee.app.inputs import ListeningError, open_listening
+    from referee.app.session import ListeningFailed, run_live, run_recording
+
+    try:
+        listening = open_listening(
+            args, channels, start.game,
+            notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
+    except (ListeningError, ValueError) as e:
+        print(f"referee: {e}", file=sys.stderr)
+        return 2
+    print(f"referee: listening with {listening.engine}", file=sys.stderr)
+    recorded = bool(args.audio)
+    text_sink = sys.stderr if args.json else sys.stdout
+    speak_to = None if args.speak_to == "text" else args.speak_to
+    if recorded and speak_to == "speakers":
+        speak_to = None        # a recording is refereed silently unless --speak-to FILE.wav
+    try:
+        # The speaker's clock is the table's: the audio clock plus a resumed game's offset.
+        voice = Speaker(speak_to, text=text_sink,
+                                    clock=lambda: listening.clock() + offset,
+                                    rate=args.speech_rate, device=args.speaker_device)
+    except ValueError as e:
+        listening.close()
+        print(f"referee: --speak-to: {e}", file=sys.stderr)
+        return 2
+    screen = table = None
+    if not (args.no_screen or args.json or recorded) and sys.stdout.isatty():
+        from referee.app.screen import Screen
+        screen = Screen()
+    try:
+        def new_game():
+            """A fresh journal (and deck) for the "new game" command."""
+            fresh = dict(setup or {})
+            deck_ = None
+            if fresh.get("virtual_deck"):
+                fresh["seed"] = random.randrange(2**31)
+                deck_ = VirtualDeck(fresh["seed"])
+            j = JournalFile.new(start.game)
+            j.append({**encode(start), "setup": fresh})
+            print(f"referee: new game, journal {j.path}", file=sys.stderr)
+            return j, deck_
+
+        if journal is None:
+            journal = JournalFile.new(start.game)
+            journal.append({**encode(start), "setup": setup or {}})
+        print(f"referee: journal {journal.path}", file=sys.stderr)
+        table = Table(start, channels, speaker=voice, journal=journal,
+                      json_out=sys.stdout if args.json else None, screen=screen,
+                      announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
+                      options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
+                                           hears_itself=not recorded),
+                      history=history, write_start=False, new_game=new_game)
+        if history and journaled is not None:
+            table.journal_missing(journaled)
+        if history:
+            voice.say("Resuming. " + " ".join(table.standing()), at=table.now)
+        if recorded:
+            run_recording(table, listening.events)
+        else:
+            run_live(table, listening.events, keyboard=sys.stdin, stop=listening.stop, errors=sys.stderr)
+    except JournalFileError as e:
+        print(f"referee: {e}", file=sys.stderr)
+        return 2
+    except ListeningFailed as e:
+        print(f"referee: listening failed ({e}); the game is journaled unfinished: "
+              "`referee resume` continues it", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        if table is not None:
+            table.finish()
+    finally:
+        listening.close()
+        voice.close(until=listening.clock() if recorded else None)
+        if screen is not None:
+            screen.close()
+        if journal is not None:
+            journal.close()
+        if table is not None and table.journal is not journal:
+            table.journal.close()     # a game started by "new game"
+    return 0
+
+
+# --- resume ------------------------------------------------------------------------
+
+RESUME_DESCRIPTION = """\
+Continue a game after a crash (or Ctrl-C) with the same scores.
+
+Reads the game's journal (by default the latest unfinished one in the data
+directory), rebuilds the game from it silently, and goes on listening,
+appending to the same journal. The listening options (--channels, --devices)
+default to those the game was started with. What was still open when the game
+stopped is settled as it would have been; a verdict the journal lacks (a crash
+between an event and its verdict) is journaled then, once.
+"""
+
+
+def add_resume_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("journal", nargs="?", help="the journal to continue (default: the latest unfinished)")
+    add_table_arguments(p)
+
+
+def run_resume(args: argparse.Namespace) -> int:
+    from referee.app.journal_file import JournalFile, JournalFileError, latest_unfinished, read_journal
+
+    try:
+        path = Path(args.journal) if args.journal else latest_unfinished()
+        if path is None:
+            print("referee resume: no unfinished game to resume", file=sys.stderr)
+            return 2
+        contents = read_journal(path)
+        lines = [json.dumps(o, ensure_ascii=False) for o in contents.objects]
+        log = parse_lines(lines)
+        if contents.finished:
+            print(f"referee resume: {path}: that game has ended", file=sys.stderr)
+            return 2
+    except (JournalFileError, LogError, OSError) as e:
+        print(f"referee resume: {e}", file=sys.stderr)
+        return 2
+    setup = contents.objects[0].get("setup", {}) if contents.objects else {}
+    channels = _names(args.channels) or setup.get("channels") or list(log.game.players)
+    if not args.devices and not args.audio and not args.channels and setup.get("devices"):
+        args.devices = setup["devices"]
+    deck = None
+    if setup.get("virtual_deck"):
+        deck = VirtualDeck(setup.get("seed"))
+        dealt = {str(e.card) for e in log.events if type(e).__name__ == "Deal"}
+        deck.cards = [c for c in deck.cards if str(c) not in dealt]
+    game = make_game(log.game)
+    last = max((game.time_key(e)[0] for e in log.events), default=0.0)
+    journal = JournalFile.reopen(path)
+    if journal.dropped:
+        print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)
+    return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
+                   history=list(log.events), offset=last + 1.0, journaled=contents.objects)

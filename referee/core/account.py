@@ -1,0 +1,140 @@
+"""The readable account of verdicts: one line per decision, saying why.
+
+Used by ``referee replay`` (without ``--json``) and by the live referee's
+screen. Spoken announcements are shorter and live with the speaker.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.core.games import goop
+
+from referee.core.games import stroop
+from referee.core.events import Asked
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _stay(n: int) -> str:
+    return f"{_cards(n)} {'stays' if n == 1 else 'stay'} for the next round"
+
+
+def _ms(seconds: float) -> int:
+    return round(abs(seconds) * 1000)
+
+
+def names(players) -> str:
+    """``'ann'``, ``'ann and bob'``, ``'ann, bob and cai'``."""
+    players = list(players)
+    return players[0] if len(players) == 1 else ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
+    """One line for a verdict; None for verdicts not worth a line."""
+    if isinstance(verdict, stroop.CallJudged):
+        c = verdict.call
+        head = f"round {verdict.round}: {c.player}"
+        if verdict.outcome == "qualifies":
+            return f'{head} calls "{c.said}" at {c.end:.2f} s: {verdict.reason}'
+        if verdict.outcome == "miscall":
+            return f'{head} miscalls "{c.said}" at {c.end:.2f} s: {verdict.reason}'
+        if verdict.outcome in ("inactive", "late", "paused"):
+            return f'{head}\'s "{c.said}" has no effect: {verdict.reason}'
+        return f'{c.player}\'s "{c.said}" at {c.end:.2f} s has no effect: {verdict.reason}'
+    if isinstance(verdict, Asked):
+        c = verdict.command
+        return f"{c.player or 'the table'} asks for {c.name} at {c.at:.2f} s"
+    if isinstance(verdict, stroop.PlayerOut):
+        return f"round {verdict.round}: {verdict.player} is out for the rest of the round"
+    if isinstance(verdict, stroop.AllActive):
+        return f"round {verdict.round}: every player has miscalled, so all are active again"
+    if isinstance(verdict, stroop.RoundOver):
+        return _round(verdict, window_ms)
+    if isinstance(verdict, stroop.Undone):
+        if verdict.round is None:
+            return "undo: there is nothing to undo"
+        if verdict.winner is not None:
+            what = f"{verdict.winner} gives back {_cards(verdict.cards)}"
+            if not verdict.reopened:
+                what += "; they go onto the stake pile"
+        else:
+            what = "the draw is undone"
+        if verdict.reopened:
+            what += "; the round is open again"
+        return f"undo round {verdict.round}: {what}"
+    if isinstance(verdict, stroop.Paused):
+        return f"{'paused' if verdict.paused else 'resumed'} at {verdict.at:.2f} s"
+    if isinstance(verdict, (goop.Gooped, goop.ShoutJudged, goop.Counted, goop.HandOver,
+                            goop.GoopOver, goop.GoopNote)):
+        return _goop(verdict, window_ms)
+    if isinstance(verdict, stroop.GameOver):
+        ranked = sorted(verdict.scores.items(), key=lambda kv: (-kv[1], list(verdict.scores).index(kv[0])))
+        line = "final: " + ", ".join(f"{p} {n}" for p, n in ranked)
+        if verdict.unclaimed:
+            line += f" ({_cards(verdict.unclaimed)} left unclaimed)"
+        best = ranked[0][1]
+        leaders = [p for p, n in ranked if n == best]
+        line += f"; {names(leaders)} {'wins' if len(leaders) == 1 else 'tie'}"
+        return line
+    return None
+
+
+def _round(v: stroop.RoundOver, window_ms: float) -> str:
+    head = f"round {v.round} ({v.top.symbol}):"
+    if v.outcome == "unwon":
+        return f"{head} no one won; {_stay(v.carried)}"
+    if v.outcome == "draw":
+        return (f"{head} draw between {names(v.tied)}, who finished and began within "
+                f"{window_ms:g} ms of each other; {_stay(v.carried)}")
+    call = v.winning_call
+    assert call is not None and v.winner is not None
+    won = f"{head} {v.winner} wins {_cards(v.pile)}"
+    if v.decided_by == "forfeit":
+        return f'{won}: {call.player} miscalled "{call.said}" in a two-player game'
+    if v.decided_by == "alone" or not v.rivals:
+        return f'{won}: "{call.said}", the only qualifying call within {window_ms:g} ms'
+    rival = v.rivals[0]
+    if v.decided_by == "completion":
+        return f'{won}: finished "{call.said}" {_ms(rival.end - call.end)} ms before {rival.player}'
+    return (f'{won}: finished within {window_ms:g} ms of {rival.player}, but began "{call.said}" '
+            f"{_ms(rival.start - call.start)} ms earlier")
+
+
+def _goop(v: Any, window_ms: float) -> str:
+    if isinstance(v, goop.Gooped):
+        head = f"hand {v.hand}: Goop!"
+        if v.decided_by == "draw":
+            return f"{head} {names(v.goopers)} finished and began within {window_ms:g} ms: all gooped"
+        if v.decided_by == "beginning":
+            rival = v.rivals[0]
+            return (f"{head} {v.goopers[0]} is out: finished within {window_ms:g} ms of {rival.player}, "
+                    f"but began {_ms(rival.start - v.shout.start)} ms earlier")
+        return f"{head} {v.goopers[0]} is out, at {v.shout.end:.2f} s"
+    if isinstance(v, goop.ShoutJudged):
+        return f'hand {v.hand}: {v.shout.player}\'s "{v.shout.said}" has no effect: {v.reason}'
+    if isinstance(v, goop.Counted):
+        what = "in the centre" if v.field == "centre" else "left in the Goop pile"
+        fixed = f" (corrected from {v.corrected})" if v.corrected is not None and v.corrected != v.value else ""
+        return f"hand {v.hand}: {v.player} has {v.value} {what}{fixed}"
+    if isinstance(v, goop.HandOver):
+        parts = [f"{p} {n:+d} ({v.counts[p]['centre']} centre, {v.counts[p]['left']} left)"
+                 for p, n in v.points.items()]
+        line = f"hand {v.hand} scored: " + ", ".join(parts)
+        line += "; totals: " + ", ".join(f"{p} {n}" for p, n in v.totals.items())
+        if v.false_goop:
+            line += f"; false Goop by {names(v.false_goop)}"
+        if v.missing:
+            line += f"; never reported, counted as 0: {', '.join(v.missing)}"
+        if v.game_over:
+            return line
+        if v.tied_at_top:
+            line += f"; {names(v.tied_at_top)} tie at the top: another hand"
+        return line + f"; decks are picked by {', '.join(v.pick_order)}; {v.says_go} says Go"
+    if isinstance(v, goop.GoopOver):
+        ranked = sorted(v.totals.items(), key=lambda kv: -kv[1])
+        line = "final: " + ", ".join(f"{p} {n}" for p, n in ranked)
+        return line + (f"; {v.winner} wins" if v.winner else "; no winner: the game was ended early")
+    return f"note at {v.at:.2f} s: {v.text}"

@@ -1,0 +1,152 @@
+"""The events the core is fed and the shell produces.
+
+Every time is in seconds on the audio clock: the clock that counts samples
+from the start of the session (or of a recording), shared by every channel.
+No event carries wall-clock time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.core.cards import Card
+
+
+@dataclass(frozen=True)
+class GameStart:
+    """The first event of every log and journal."""
+
+    game: str
+    """Which game: ``'stroop'``, ``'goop'``, ..."""
+    players: tuple[str, ...]
+    """Player names in seat order."""
+    options: dict = field(default_factory=dict)
+    """House-rule options, as given (each game validates its own)."""
+    match_cards: dict[str, Card] = field(default_factory=dict)
+    """Stroop's match-card variant: player name to match card."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The dealer turned a card face up onto the stake pile."""
+
+    card: Card
+    at: float
+    """Seconds: when players could first see the card."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """A player said something in play: the words heard, whatever they are."""
+
+    player: str
+    said: str
+    start: float
+    """Seconds: when the player began to speak."""
+    end: float
+    """Seconds: when the player finished; the call takes effect then."""
+
+
+@dataclass(frozen=True)
+class Shout:
+    """A player shouted (Goop's "Goop!")."""
+
+    player: str
+    said: str
+    start: float
+    """Seconds: when the shout began."""
+    end: float
+    """Seconds: when it was completed; it takes effect then."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number a player reported in an end-of-hand count (Goop)."""
+
+    player: str
+    field: str
+    """``'centre'`` (cards in the centre) or ``'left'`` (cards left in the Goop pile)."""
+    value: int
+    at: float
+    """Seconds: when it was heard (or typed)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The count is done: score the hand."""
+
+    at: float
+    """Seconds."""
+
+
+#: Commands the players can give by voice. ``undo``, ``pause``, ``resume`` and
+#: ``end`` change the game; ``score``, ``repeat`` and ``new-game`` are for the
+#: shell (it journals them too, so the log shows what was asked).
+COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end")
+
+#: Other ways to say a command -> its name.
+COMMAND_ALIASES = {"end game": "end", "end-game": "end", "new game": "new-game", "scores": "score"}
+
+
+def command_name(text: str) -> str | None:
+    """The command that ``text`` names, or None."""
+    t = " ".join(text.lower().split())
+    name = COMMAND_ALIASES.get(t, t.replace(" ", "-"))
+    return name if name in COMMANDS else None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command given at the table, by voice or keyboard."""
+
+    name: str
+    """One of :data:`COMMANDS`."""
+    at: float
+    """Seconds: when it was completed."""
+    player: str | None = None
+    """Who gave it, when known."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A verdict: a command for the shell (score, repeat, new-game) has come
+    up in time order, after every event before it was judged."""
+
+    command: Command
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A watermark: ``stream`` has reported every event whose time is at or
+    before ``upto``, so no later report from it can end earlier.
+
+    A recogniser's watermark is the audio time it has consumed, or the start
+    of the speech it is still decoding, whichever is earlier."""
+
+    stream: str
+    upto: float
+    """Seconds."""
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """What the hearing layer recognised on one channel: the edge between a
+    recogniser's vendor format and the core."""
+
+    kind: str
+    """``'call'`` (a card name), ``'shout'`` ("goop"), ``'command'``,
+    ``'number'`` or ``'unknown'`` (speech outside the grammar)."""
+    said: str
+    """The phrase in its canonical grammar form, e.g. ``'queen of hearts'``."""
+    start: float
+    """Seconds on the audio clock."""
+    end: float
+    """Seconds on the audio clock."""
+    confidence: float = 1.0
+    """0 to 1, as far as the engine can say."""
+    channel: int = 0
+    """Channel index within its source (file or device)."""
+    player: str | None = None
+    """The player whose microphone this channel is, if known."""
+    source: str = ""
+    """The file or device it came from."""

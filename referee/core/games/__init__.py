@@ -1,0 +1,27 @@
+"""Which games the core knows, and how to set one up from its game line."""
+
+from __future__ import annotations
+
+from referee.core.events import GameStart
+from referee.core.games.goop import GoopGame, GoopOptions
+from referee.core.options import OptionError
+from referee.core.games.stroop import StroopGame, StroopOptions
+
+
+class UnknownGame(ValueError):
+    """A game name the referee does not serve."""
+
+
+GAMES = ("stroop", "goop")
+
+
+def make_game(start: GameStart):
+    """The game's state machine for a game line. Raises a ValueError subclass
+    for an unknown game, a bad option or a bad player list."""
+    if start.game == "stroop":
+        return StroopGame(start.players, StroopOptions.from_dict(start.options), start.match_cards)
+    if start.game == "goop":
+        if start.match_cards:
+            raise OptionError("match_cards belong to Stroop, not Goop")
+        return GoopGame(start.players, GoopOptions.from_dict(start.options))
+    raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")

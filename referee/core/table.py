@@ -1,0 +1,380 @@
+"""The live table: what the referee does with what it hears.
+
+A :class:`Table` takes the hearing layer's events (:class:`Utterance` and
+:class:`Heard`) and typed input, turns them into game events at the edge
+(a card named on the dealer's mic is a deal that began when the dealer began
+to speak; a card named on a player's mic is a call), journals every
+happening before judging it, feeds the judge, and journals, announces, shows
+and prints every verdict. Its devices are constructor arguments: a speaker
+(anything with ``say`` and ``echo``), a journal (anything with ``append``), a
+JSON sink and a screen, so a test can pass a WAV sink and files.
+
+It never reads a clock: "now" is the furthest the microphones have heard.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from referee.core.announce import Announcer, scores_sentence
+from referee.core.cards import Card, full_deck
+from referee.core.events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
+from referee.core.games import make_game
+from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
+from referee.core.judge import Judge, LateReport
+from referee.core.games import goop
+from referee.core.games import stroop
+from referee.core.games.goop_count import CountDialogue, Say
+
+#: The stream of deals the referee makes itself, and of typed input.
+DECK, KEYBOARD = "deck", "keyboard"
+DEALER = "dealer"
+
+
+class VirtualDeck:
+    """The referee's own shuffled deck, for games without a dealer."""
+
+    def __init__(self, seed: int | None = None, cards: list[Card] | None = None) -> None:
+        self.cards = list(cards) if cards is not None else full_deck()
+        if cards is None:
+            random.Random(seed).shuffle(self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def draw(self) -> Card | None:
+        return self.cards.pop(0) if self.cards else None
+
+
+@dataclass
+class TableOptions:
+    deal_pause: float = 1.5
+    """Seconds after a round is decided before the virtual deck deals again."""
+    round_timeout: float = 12.0
+    """Seconds without a winner before the virtual deck deals the next card."""
+    offset: float = 0.0
+    """Seconds added to every audio time (a resumed game continues its clock)."""
+    confirm: float = 2.0
+    """Goop count: seconds to correct a number after it is read back."""
+    hears_itself: bool = True
+    """The mics can pick up the referee's voice (live play): drop what they
+    hear of its announcements. False for recordings it never spoke into."""
+    lock_reminder: float = 0.0
+    """Goop with three players: remind the table of the lock rule after this
+    many seconds with nothing heard (0: never)."""
+
+
+class Table:
+    """Runs one game at the table. Feed it with :meth:`hear` and :meth:`type`;
+    call :meth:`finish` at the end."""
+
+    def __init__(
+        self,
+        start: GameStart,
+        channels: list[str],
+        *,
+        speaker: Any = None,
+        journal: Any = None,
+        json_out: TextIO | None = None,
+        screen: Any = None,
+        announcer: Announcer | None = None,
+        deck: VirtualDeck | None = None,
+        options: TableOptions | None = None,
+        history: list | None = None,
+        write_start: bool = True,
+        new_game: Any = None,
+    ) -> None:
+        """``channels`` names each listening stream: ``'dealer'`` or a player.
+        ``history`` holds happenings of a resumed game, replayed silently.
+        ``write_start``: journal the game line (False when the caller did).
+        ``new_game``: called for the "new game" command, returns the new game's
+        journal (its game line written) and virtual deck (or None); without it
+        "new game" only ends the game."""
+        self.start = start
+        self.game = make_game(start)
+        self.channels = list(channels)
+        for c in self.channels:
+            if c != DEALER and c not in start.players:
+                raise ValueError(f"channel {c!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
+        self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
+        self.speaker = speaker
+        self.journal = journal
+        self.json_out = json_out
+        self.screen = screen
+        self.announcer = announcer or Announcer()
+        self.deck = deck
+        self.new_game = new_game
+        self.options = options or TableOptions()
+        self.now = self.options.offset
+        """Seconds: the furthest every microphone has heard."""
+        self.last_said: str | None = None
+        self.last_heard: dict[str, str] = {}
+        self.verdicts: list = []
+        self.over = False
+        self._next_deal: float | None = None
+        self._round_open_since: float | None = None
+        self._mic_heard = {c: float("-inf") for c in self.channels}
+        self.dialogue: CountDialogue | None = None
+        """Goop's end-of-hand count, while it is on."""
+        self._last_voice = self.options.offset
+        self._reminded = False
+        self.dropped: list[Utterance] = []
+        """Utterances dropped as the referee's own voice."""
+        if history:
+            self._replay(history)
+        elif journal is not None and write_start:
+            journal.append(encode(start))
+        if deck is not None and not self.over:
+            self._next_deal = self.now
+
+    # --- Input --------------------------------------------------------------
+    def hear(self, event: Utterance | Heard) -> None:
+        """One event from the listener."""
+        if isinstance(event, Heard):
+            self._heard(event.stream, event.upto + self.options.offset)
+            return
+        u = event
+        # Whole microseconds: the journal then holds exactly the times judged.
+        start = round(u.start + self.options.offset, 6)
+        end = round(u.end + self.options.offset, 6)
+        stream = u.player or DEALER
+        if stream not in self.channels:
+            return
+        # A shout is never taken for the referee's echo: the referee says "Goop!" only once
+        # a hand is over, when a shout changes nothing but is still worth journaling (the
+        # loser of a shout race). Cards and commands it says are dropped when they echo.
+        if self.options.hears_itself and u.kind != "shout" and self.speaker is not None and \
+                getattr(self.speaker, "echo", None) and self.speaker.echo(u.said, start, end) is not None:
+            self.dropped.append(u)
+            self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")
+            return
+        self.last_heard[stream] = u.said
+        self._last_voice, self._reminded = end, False
+        if u.kind == "number" and self.dialogue is not None:
+            self._dialogue(self.dialogue.heard(None if stream == DEALER else stream, u.said, end))
+            return
+        happening = self._happening(u.kind, u.said, start, end, stream)
+        if happening is not None:
+            self._push(stream, happening)
+        if self.screen is not None:
+            self.screen.update(self)
+
+    def type(self, text: str) -> str | None:
+        """Typed input (the dealer's keyboard): a card deals it; a command word
+        runs it. Returns an error message for text that is neither."""
+        name = command_name(text)
+        if name is not None:
+            self._push(KEYBOARD, Command(name, self.now))
+            return None
+        card = Card.find(text)
+        if card is None:
+            return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
+        if self.start.game != "stroop":
+            return "cards are dealt only in Stroop"
+        self._push(KEYBOARD, Deal(card, self.now))
+        return None
+
+    def finish(self) -> None:
+        """End of input: settle what is open and end the game."""
+        if not self.over:
+            self._emit(self.judge.finish())
+        self.over = True
+
+    # --- Turning heard words into game events ------------------------------------
+    def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
+        if kind == "command":
+            name = command_name(said)
+            return Command(name, end, None if stream == DEALER else stream) if name else None
+        if self.start.game == "stroop":
+            if kind != "call":
+                return None
+            if stream == DEALER:
+                card = Card.find(said)
+                # The round starts when the dealer begins to speak. The recogniser's start
+                # can precede what the dealer's mic already promised (its watermark) by a
+                # few tens of ms: the deal is then timed at that promise, not dropped.
+                at = max(start, self._mic_heard.get(DEALER, start))
+                return Deal(card, at) if card is not None else None
+            return Call(stream, said, start, end)
+        if self.start.game == "goop" and kind == "shout" and stream != DEALER:
+            return Shout(stream, said, start, end)
+        return None
+
+    def _push(self, stream: str, happening: Any) -> None:
+        try:
+            verdicts = self.judge.push(stream, happening)
+        except LateReport as e:
+            # The hearing layer broke its watermark promise: say so, do not crash.
+            self._note(f"not judged: {e}")
+            return
+        # Journaled before any of the verdicts it brings.
+        if self.journal is not None:
+            self.journal.append(encode(happening))
+        self._emit(verdicts)
+
+    def _heard(self, stream: str, upto: float) -> None:
+        if stream not in self.channels:
+            return
+        self._mic_heard[stream] = max(self._mic_heard[stream], upto)
+        self._emit(self.judge.heard(stream, upto))
+        now = min(self._mic_heard.values())
+        if now >= self.now:
+            self.now = now
+            # Nothing typed or dealt by the referee can be earlier than now.
+            self._emit(self.judge.heard(KEYBOARD, now))
+            self._deal_if_due()
+            self._emit(self.judge.heard(DECK, now))
+            if self.dialogue is not None:
+                self._dialogue(self.dialogue.tick(now))
+            self._remind_if_locked()
+        if self.screen is not None:
+            self.screen.update(self)
+
+    def _deal_if_due(self) -> None:
+        if self.deck is None or self.over:
+            return
+        if self._next_deal is None and self._round_open_since is not None and \
+                self.now - self._round_open_since >= self.options.round_timeout:
+            self._next_deal = self.now
+        if self._next_deal is None or self.now < self._next_deal:
+            return
+        card = self.deck.draw()
+        self._next_deal = None
+        if card is None:
+            self.finish()
+            return
+        self._say(card.spoken.capitalize() + ".", at=self.now, urgent=True)
+        self._round_open_since = self.now
+        self._push(DECK, Deal(card, self.now))
+
+    def _dialogue(self, outputs: list) -> None:
+        for o in outputs:
+            if isinstance(o, Say):
+                self._say(o.text, at=o.at)
+            else:
+                self._push(KEYBOARD, o)   # timed at or after now: see hear()
+
+    def _remind_if_locked(self) -> None:
+        if (self.options.lock_reminder and not self._reminded and self.start.game == "goop"
+                and len(self.start.players) == 3 and self.dialogue is None and not self.over
+                and self.now - self._last_voice >= self.options.lock_reminder):
+            self._reminded = True
+            self._say("All quiet. If nobody can play, shuffle your decks and deal three.", at=self.now)
+
+    def _shell_command(self, name: str) -> None:
+        if name == "score":
+            self._say(scores_sentence(self._scores()), at=self.now)
+        elif name == "repeat" and self.last_said:
+            self._say(self.last_said, at=self.now, remember=False)
+        elif name == "new-game":
+            self._note("new game asked for: this game ends here")
+            self.finish()
+            if self.new_game is not None:
+                self._restart()
+
+    def _restart(self) -> None:
+        """A new game with the same players and rules, in a journal of its own."""
+        if self.journal is not None and hasattr(self.journal, "close"):
+            self.journal.close()
+        self.journal, deck = self.new_game()
+        self.game = make_game(self.start)
+        self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
+        for s in self.channels + [DECK, KEYBOARD]:
+            self.judge.heard(s, self.now)
+        self.announcer = Announcer(self.announcer.verbosity, self.announcer.scores_every)
+        self.over = False
+        self.dialogue = None
+        self.last_heard = {}
+        self._round_open_since = None
+        self.deck = deck
+        self._say("New game.", at=self.now, urgent=True)
+        self._next_deal = self.now + self.options.deal_pause if deck is not None else None
+
+    def standing(self) -> list[str]:
+        """Sentences that say where the game stands (for a resumed game)."""
+        out = [scores_sentence(self._scores())]
+        game = self.game
+        if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
+            out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
+        if self.dialogue is not None and self.dialogue.asking:
+            out.append(f"Counting: {self.dialogue.asking[0]}, {self.dialogue.asking[1]}.")
+        return out
+
+    def _scores(self) -> dict:
+        return dict(getattr(self.game, "scores", None) or getattr(self.game, "totals", {}))
+
+    # --- Verdicts out ---------------------------------------------------------------
+    def _emit(self, verdicts: list) -> None:
+        for v in verdicts:
+            self.verdicts.append(v)
+            obj = encode_verdict(v)
+            if self.journal is not None:
+                self.journal.append(obj)
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+                print(dumps(obj), file=self.json_out, flush=True)
+            if isinstance(v, Asked):
+                self._shell_command(v.command.name)
+            text = self.announcer.say(v)
+            if text:
+                self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
+            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw"):
+                self._round_open_since = None
+                if self.deck is not None:
+                    self._next_deal = self.now + self.options.deal_pause
+            if isinstance(v, stroop.Undone) and v.reopened:
+                self._next_deal = None
+                self._round_open_since = self.now
+            if isinstance(v, goop.Gooped):
+                self.dialogue = CountDialogue(self.start.players, self.now, self.options.confirm)
+                self._dialogue(self.dialogue.opening)
+            if isinstance(v, goop.HandOver):
+                self.dialogue = None
+            if obj["type"] == "final":
+                self.over = True
+        if verdicts and self.screen is not None:
+            self.screen.update(self)
+
+    def _say(self, text: str, at: float, urgent: bool = False, remember: bool = True) -> None:
+        if remember:
+            self.last_said = text
+        if self.speaker is not None:
+            self.speaker.say(text, urgent=urgent, at=at)
+
+    def _note(self, text: str) -> None:
+        if self.journal is not None:
+            self.journal.append({"type": "note", "at": self.now, "text": text})
+
+    def _replay(self, history: list) -> None:
+        """Rebuild the game from a journal's happenings, silently: their
+        verdicts were journaled and announced before."""
+        last = max((self.game.time_key(h)[0] for h in history), default=self.now)
+        # The resumed clock starts at ``offset``: nothing can be heard between the last
+        # happening and it, so what was open up to there is settled now, as it was (or
+        # would have been) before the crash, not once more when the mics start.
+        upto = max(last, self.options.offset)
+        for h in history:
+            self.verdicts += self.judge.push(KEYBOARD, h)
+        for s in self.channels + [DECK, KEYBOARD]:
+            self.verdicts += self.judge.heard(s, upto)
+        self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
+        self.now = max(self.now, upto)
+
+    def journal_missing(self, journaled: list[dict]) -> list:
+        """After a resume: the verdicts of the history that the journal lacks (the crash
+        came between a happening and its verdict). They are journaled and printed now,
+        and returned."""
+        left = [dumps(o) for o in journaled]
+        missing = []
+        for v in self.verdicts:
+            obj = encode_verdict(v)
+            if dumps(obj) in left:
+                left.remove(dumps(obj))
+                continue
+            missing.append(v)
+            if self.journal is not None:
+                self.journal.append(obj)
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+                print(dumps(obj), file=self.json_out, flush=True)
+        return missing

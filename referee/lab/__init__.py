@@ -1,0 +1,1 @@
+"""Development tooling: the benchmarks and the training of the hearing models."""

@@ -1,0 +1,265 @@
+"""Verdict latency: end of the winning call -> start of the spoken verdict, live.
+
+Plays N Stroop rounds through a private PulseAudio server (null sinks as the dealer's and
+the players' mics, espeak-ng voices as the people) into a real `referee play` subprocess
+with the real recogniser, and captures what the referee says from its output sink.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DESCRIPTION = """\
+Measure the delay from the end of a winning call to the start of the referee's
+spoken verdict, live through a private PulseAudio server (issue 4; target p95 <= 500 ms).
+
+Each round: the dealer names a card into the dealer's mic (a null sink), a player names a
+qualifying card into theirs, and `referee play stroop --speak-to speakers` judges it and
+says "ann wins one card." into the `speaker` sink. The players' sinks and the speaker sink
+are channels of one null sink recorded as one stream (one sample clock); the call's
+end and the verdict's start are found in those recordings by their energy. The delay is
+split into: end of call -> verdict printed (recogniser endpointing, watermarks, judge),
+verdict printed -> announcement printed (TTS rendering), announcement printed -> sound in
+the sink (playback start).
+
+Needs a source checkout (it uses the test harness tests/pulse.py and tests/live_game.py)
+and pulseaudio, espeak-ng. With --out FILE.md it rewrites that file's "Verdict latency
+(issue 4)" section (and only that section).
+"""
+
+SECTION = "# Verdict latency (issue 4)"
+#: (deal, player, call): calls recognised right by PocketSphinx in these voices.
+ROUNDS = [("seven of diamonds", "ann", "two of clubs"),
+          ("king of diamonds", "bob", "ace of clubs"),
+          ("nine of hearts", "ann", "six of clubs"),
+          ("king of diamonds", "ann", "queen of clubs"),
+          ("seven of diamonds", "bob", "two of clubs"),
+          ("nine of hearts", "bob", "six of clubs")]
+TARGET_P95 = 0.5
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rounds", type=int, default=20, help="rounds to play (default 20)")
+    p.add_argument("--out", metavar="FILE.md", help="write the figures into this file's section")
+    p.add_argument("--engine", default="pocketsphinx", help="recogniser (default pocketsphinx)")
+    p.add_argument("--referee-args", default="", metavar="ARGS",
+                   help="extra options for `referee play`, e.g. '--speech-rate 200'")
+
+
+def _harness():
+    tests = Path(__file__).resolve().parents[3] / "tests"
+    if not (tests / "pulse.py").exists():
+        raise SystemExit("referee bench-latency: needs a source checkout (tests/pulse.py)")
+    sys.path.insert(0, str(tests))
+    import live_game
+    import pulse
+
+    return pulse, live_game
+
+
+def _loud(x, rate: int, threshold: float = 0.01, hop: float = 0.01):
+    import numpy as np
+
+    h = int(hop * rate)
+    n = len(x) // h
+    return np.abs(x[: n * h]).reshape(n, h).max(axis=1) > threshold, hop
+
+
+def percentile(xs: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    s = sorted(xs)
+    k = max(0, min(len(s) - 1, int(-(-q * len(s) // 100)) - 1))
+    return s[k]
+
+
+#: One 4-channel null sink "room" holds every mic and the referee's voice, so that one
+#: recording of its monitor has them all on one sample clock.
+MIC_CHANNELS = {"dealer": 0, "ann": 1, "bob": 2}
+VOICE_CHANNEL = 3
+
+
+def _room(server) -> None:
+    """The mics as remap sources of the room's channels 0-2 (ALSA devices dealer_mic,
+    ann_mic, bob_mic) and the referee's output as a remap sink on channel 3."""
+    maps = server.sinks["room"].channel_map
+    server.split("room", {f"{name}_mic": ch for name, ch in MIC_CHANNELS.items()})
+    server._pactl("load-module", "module-remap-sink", "sink_name=referee_out", "master=room",
+                  "channels=1", f"master_channel_map={maps[VOICE_CHANNEL]}", "channel_map=mono",
+                  "remix=no")
+
+
+def _tail(wav: Path) -> float:
+    """Seconds of silence at the end of a WAV file (after its last loud sample)."""
+    import numpy as np
+
+    import wave
+
+    with wave.open(str(wav)) as w:
+        x = np.frombuffer(w.readframes(w.getnframes()), "<i2")
+        rate = w.getframerate()
+    loud = np.flatnonzero(np.abs(x) > 0.01 * 32768)
+    return (len(x) - (loud[-1] + 1 if len(loud) else 0)) / rate
+
+
+def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
+    import numpy as np
+
+    pulse_mod, lg = _harness()
+    work = Path(tempfile.mkdtemp(prefix="referee-latency-"))
+    server = pulse_mod.PulseServer(work / "pulse")
+    os.environ.update(server.client_env)
+    server.start([("room", 4)], default_sink="room", default_source="room.monitor")
+    plays = []
+    try:
+        _room(server)
+        rec = server.record("room")
+        rec_t0 = time.monotonic()
+        mics = ",".join(f"{n}_mic" for n in MIC_CHANNELS)
+        ref = lg.Referee("play", "stroop", "--channels", "dealer,ann,bob", "--devices", mics,
+                         "--json", "--speak-to", "speakers", "--speaker-device", "referee_out",
+                         "--engine", engine, "--scores-every", "0", *extra, data=work / "data")
+        ref.wait_err("referee: journal ", 60)
+        time.sleep(1.0)
+        for i in range(rounds):
+            deal, who, call = ROUNDS[i % len(ROUNDS)]
+            dwav = lg.voice_wav(work, "dealer", deal)
+            cwav = lg.voice_wav(work, who, call)
+            server.play(dwav, "room", channel=MIC_CHANNELS["dealer"])
+            time.sleep(0.8)
+            n_before = len(ref.objects("round"))
+            t_play = time.monotonic()
+            server.play(cwav, "room", channel=MIC_CHANNELS[who])
+            t_done = time.monotonic()         # paplay has drained: the call has sounded
+            try:
+                ref.wait_for(lambda r: len(r.objects("round")) > n_before, 15, "a round")
+            except AssertionError:
+                print(f"round {i + 1}: no verdict", file=log)
+                plays.append(None)
+                continue
+            t_json = [t for t, line in ref.out if '"round"' in line][-1]
+            obj = ref.objects("round")[-1]
+            time.sleep(2.5)                 # the verdict is spoken
+            said = [(t, s) for t, s in ref.announcements() if t >= t_json and "wins" in s]
+            plays.append({"who": who, "call": call, "t_play": t_play, "t_done": t_done,
+                          "tail": _tail(cwav), "dur": lg.duration(cwav),
+                          "t_json": t_json, "t_said": said[0][0] if said else None,
+                          "winner": obj.get("winner"), "said": obj.get("call", {}).get("said")})
+            print(f"round {i + 1}/{rounds}: {obj.get('winner')} on {obj.get('top')}",
+                  file=log, flush=True)
+        ref.type("end")
+        ref.finish(30)
+    finally:
+        audio = rec.stop() if "rec" in locals() else None
+        server.stop()
+    rate, hop = 16000, 0.01
+    h = int(hop * rate)
+    n = len(audio) // h
+    loud = np.abs(audio[: n * h]).reshape(n, h, audio.shape[1]).max(axis=1) > 0.01
+    rows, skipped = [], []
+    for i, p in enumerate(plays):
+        if p is None or p["winner"] != p["who"] or p["said"] != p["call"]:
+            skipped.append(i + 1)
+            continue
+        ch = MIC_CHANNELS[p["who"]]
+        a = max(0, int((p["t_play"] - rec_t0 - 0.5) / hop))
+        onset = np.flatnonzero(loud[a:, ch])
+        if not len(onset):
+            skipped.append(i + 1)
+            continue
+        on = a + onset[0]
+        quiet = np.flatnonzero(~loud[on:on + int((p["dur"] + 1.0) / hop), ch])
+        # the call's end: the start of its last loud stretch's silence that lasts 0.3 s
+        end = on
+        for q in quiet:
+            if not loud[on + q: on + q + int(0.3 / hop), ch].any():
+                end = on + q
+                break
+        voice = np.flatnonzero(loud[end:end + int(5 / hop), VOICE_CHANNEL])
+        if not len(voice):
+            skipped.append(i + 1)
+            continue
+        delay = voice[0] * hop
+        # wall-clock anchor for the split: paplay returns once the file has played out
+        # (drained), so the call's end sounded the file's trailing silence before that
+        t_end_wall = p["t_done"] - p["tail"]
+        rows.append({"delay": delay, "decided": p["t_json"] - t_end_wall,
+                     "rendered": (p["t_said"] - p["t_json"]) if p["t_said"] else None,
+                     "played": (t_end_wall + delay - p["t_said"]) if p["t_said"] else None})
+    return {"rows": rows, "skipped": skipped, "rounds": rounds}
+
+
+def summary(result: dict) -> dict:
+    d = [r["delay"] for r in result["rows"]]
+    if not d:
+        return {}
+    med = lambda k: statistics.median([r[k] for r in result["rows"] if r[k] is not None])  # noqa: E731
+    return {"n": len(d), "p50": percentile(d, 50), "p95": percentile(d, 95), "max": max(d),
+            "decided": med("decided"), "rendered": med("rendered"), "played": med("played")}
+
+
+def section(result: dict, command: str) -> str:
+    s = summary(result)
+    ms = lambda x: f"{x * 1000:.0f} ms"  # noqa: E731
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [SECTION, "",
+             "Written by `referee bench-latency`; do not edit by hand: re-run the command.", "",
+             f"- **Command:** `{command}`",
+             f"- **Date:** {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+             f"- **Machine:** {platform.system()} {platform.release()}, {os.cpu_count()} cores "
+             f"(shared; load average {load:.1f} at the end), Python {platform.python_version()}",
+             "- **Set-up:** private PulseAudio server: one 4-channel null sink whose channels "
+             "are the dealer's, ann's and bob's mics (remap sources) and the referee's output "
+             "(a remap sink), recorded as one stream, so the call's end and the verdict's "
+             "start are on one sample clock (10 ms resolution); espeak-ng voices; "
+             "`referee play stroop --speak-to speakers --scores-every 0` with PocketSphinx "
+             "and the phrase classifier.",
+             f"- **Rounds:** {result['rounds']} played, {s.get('n', 0)} measured"
+             + (f" (left out, misheard or unmeasurable: rounds {result['skipped']})"
+                if result["skipped"] else ""), ""]
+    if not s:
+        return "\n".join(lines + ["No round could be measured.", ""])
+    met = "met" if s["p95"] <= TARGET_P95 else "**missed**"
+    lines += ["| End of winning call -> start of spoken verdict | Target | Measured | Target met? |",
+              "|---|---|---|---|",
+              f"| p50 | – | {ms(s['p50'])} | – |",
+              f"| p95 | ≤ 500 ms | {ms(s['p95'])} | {met} |",
+              f"| max | – | {ms(s['max'])} | – |", "",
+              "Where it goes (medians): end of call -> verdict decided and printed "
+              f"{ms(s['decided'])} (recogniser endpointing, watermarks, judge); verdict -> "
+              f"announcement rendered {ms(s['rendered'])} (TTS); rendered -> sound in the "
+              f"output sink {ms(s['played'])} (player start-up and buffering).", ""]
+    return "\n".join(lines)
+
+
+def write_section(path: Path, text: str) -> None:
+    """Rewrite this benchmark's section of the markdown file ``path``."""
+    from referee.lab.bench.report import write_section as write
+
+    write(path, text, SECTION)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.rounds < 1:
+        print("referee bench-latency: --rounds must be at least 1", file=sys.stderr)
+        return 2
+    import shlex
+
+    result = measure(args.rounds, args.engine, shlex.split(args.referee_args))
+    command = "referee bench-latency " + " ".join(
+        [f"--rounds {args.rounds}"] + ([f"--referee-args {shlex.quote(args.referee_args)}"]
+                                       if args.referee_args else [])
+        + ([f"--out {args.out}"] if args.out else []))
+    text = section(result, command)
+    print(text)
+    print(json.dumps(summary(result)), file=sys.stderr)
+    if args.out:
+        write_section(Path(args.out), text)
+    return 0

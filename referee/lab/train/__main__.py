@@ -1,0 +1,96 @@
+"""``python -m referee.lab.train data|fit``: rebuild the phrase classifier.
+
+    python -m referee.lab.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
+                                 [--vocode F] [--diphone F]
+                                 [--talk-after F] [--near F]
+    python -m referee.lab.train tails [the options of data]
+    python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
+                                 [--init MODEL --lr RATE] [--suits]
+
+``tails`` makes the suit check's examples (the ends of the same utterances,
+see referee/train/tails.py); ``fit --suits`` fits the suit check from them
+(default --out models/suits.npz, --data ~/.cache/referee/train/tails.npz).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+CACHE = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee") / "train"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m referee.lab.train", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    d = sub.add_parser("data", help="synthesise the training data")
+    t = sub.add_parser("tails", help="synthesise the suit check's training data")
+    _data_options(d, CACHE / "data.npz")
+    _data_options(t, CACHE / "tails.npz")
+    f = sub.add_parser("fit", help="train the network and write the model file")
+    f.add_argument("--data", type=Path, nargs="+")
+    f.add_argument("--out", type=Path)
+    f.add_argument("--epochs", type=int, default=12)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--init", type=Path, help="start from this model's weights (fine-tuning)")
+    f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    f.add_argument("--suits", action="store_true",
+                   help="fit the suit check (from `tails` data) instead of the phrase classifier")
+    a = ap.parse_args(argv)
+    t0 = time.time()
+    if a.what in ("data", "tails"):
+        from referee.lab.train import data
+        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
+                          a.diphone, a.talk_after, a.near)
+        work = None
+        if a.what == "tails":
+            from referee.lab.train import tails
+            work = tails.work
+        data.build(a.out, jobs, a.seed, a.workers,
+                   progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True),
+                   work=work)
+        print(f"wrote {a.out} in {time.time() - t0:.0f} s")
+    else:
+        from referee.lab.train import fit
+        models = Path(__file__).resolve().parents[3] / "models"
+        names = None
+        if a.suits:
+            from referee.lab.train.tails import CLASSES
+            names = CLASSES
+        fit.main(a.data or [CACHE / ("tails.npz" if a.suits else "data.npz")],
+                 a.out or models / ("suits.npz" if a.suits else "phrases.npz"),
+                 a.epochs, a.seed, a.init, a.lr, names)
+    return 0
+
+
+def _data_options(d: argparse.ArgumentParser, out: Path) -> None:
+    d.add_argument("--out", type=Path, default=out)
+    d.add_argument("--per-card", type=int, default=60)
+    d.add_argument("--goops", type=int, default=400)
+    d.add_argument("--others", type=int, default=2000)
+    d.add_argument("--seed", type=int, default=7)
+    d.add_argument("--hibari", type=float, default=0.15,
+                   help="share of utterances said by hibari-tts (default %(default)s)")
+    d.add_argument("--piper", type=float, default=0.0,
+                   help="share of utterances said by piper's Joe (default %(default)s)")
+    d.add_argument("--vocode", type=float, default=0.0,
+                   help="share of utterances made again by a source-filter vocoder, as "
+                        "statistical parametric voices sound (default %(default)s)")
+    d.add_argument("--diphone", type=float, default=0.0,
+                   help="share of utterances said by more people's diphone voices: MBROLA's "
+                        "us1 and us3 (Debian non-free mbrola-us1, mbrola-us3, festvox-us1, "
+                        "festvox-us3) and festival's RAB (default %(default)s)")
+    d.add_argument("--talk-after", type=float, default=0.0,
+                   help="share of calls and shouts whose second mix has talk straight after "
+                        "them (default %(default)s)")
+    d.add_argument("--near", type=float, default=0.0,
+                   help="share of the other talk that is a rank followed by words that are not "
+                        "a suit: 'jack of all trades', 'ace up my sleeve' (default %(default)s)")
+    d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

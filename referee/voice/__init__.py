@@ -1,0 +1,1 @@
+"""The referee's voice: speech synthesis, playback and the announcement queue."""

@@ -1,0 +1,113 @@
+"""The WAV file sink: announcements placed at their audio-clock time in one WAV file, and the
+timeline that says where they fall when nothing real plays them."""
+
+from __future__ import annotations
+
+import math
+import os
+import wave
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.audio.wav import resample, to_int16
+from referee.voice.voices import WAV_RATE, Audio
+
+
+@dataclass
+class _Item:
+    n: int
+    text: str
+    urgent: bool
+    at: float
+    audio: Audio | None = None
+
+
+class _Timeline:
+    """Where announcements fall on the audio clock when nothing real plays
+    them (the WAV sink): one at a time, in order asked, urgent ones first,
+    and an urgent one cuts short a non-urgent one that is playing, as the
+    live speaker does. Pure bookkeeping, so a recorded game gives the same
+    WAV however fast it is processed."""
+
+    def __init__(self):
+        self.current: tuple[_Item, float, float] | None = None
+        self.pending: list[_Item] = []
+        self.last_at = 0.0
+
+    def add(self, item: _Item) -> list[tuple[_Item, float, float, bool]]:
+        """Add an item with audio; return the items that finished by its time
+        as ``(item, start, end, interrupted)``, in order of start."""
+        at = max(item.at, self.last_at)
+        self.last_at = at
+        done = self._advance(at)
+        cur = self.current
+        if cur and item.urgent and not cur[0].urgent and cur[2] > at:
+            done.append((cur[0], cur[1], max(at, cur[1]), True))
+            self.current = None
+        if item.urgent:
+            k = next((i for i, p in enumerate(self.pending) if not p.urgent), len(self.pending))
+            self.pending.insert(k, item)
+        else:
+            self.pending.append(item)
+        if self.current is None:
+            self._start_next(at)
+        return done
+
+    def finish(self) -> list[tuple[_Item, float, float, bool]]:
+        return self._advance(math.inf)
+
+    def _start_next(self, t: float) -> None:
+        if self.pending:
+            nxt = self.pending.pop(0)
+            start = max(t, nxt.at)
+            self.current = (nxt, start, start + nxt.audio.duration)
+
+    def _advance(self, t: float) -> list[tuple[_Item, float, float, bool]]:
+        done = []
+        while self.current and self.current[2] <= t:
+            item, start, end = self.current
+            done.append((item, start, end, False))
+            self.current = None
+            self._start_next(end)
+        return done
+
+
+class _WavSink:
+    """One mono 16-bit WAV; audio is written at its audio-clock position."""
+
+    def __init__(self, path: str, rate: int = WAV_RATE):
+        self.rate = rate
+        try:
+            self._file = open(path, "wb")
+        except OSError as e:
+            raise ValueError(f"cannot write the announcements to {os.fspath(path)!r}: "
+                             f"{e.strerror}") from None
+        self._w = wave.open(self._file, "wb")
+        self._w.setnchannels(1)
+        self._w.setsampwidth(2)
+        self._w.setframerate(rate)
+        self._written = 0  # samples
+
+    def _resampled(self, audio: Audio) -> bytes:
+        if audio.rate == self.rate:
+            return audio.samples
+        x = np.frombuffer(audio.samples, dtype="<i2")
+        return to_int16(resample(x, audio.rate, self.rate)).astype("<i2").tobytes()
+
+    def silence_until(self, t: float) -> None:
+        n = round(t * self.rate) - self._written
+        if n > 0:
+            self._w.writeframes(b"\0\0" * n)
+            self._written += n
+
+    def place(self, audio: Audio, start: float, end: float) -> None:
+        self.silence_until(start)
+        data = self._resampled(audio)
+        n = max(0, min(len(data) // 2, round(end * self.rate) - self._written))
+        self._w.writeframes(data[: 2 * n])
+        self._written += n
+
+    def close(self) -> None:
+        self._w.close()
+        self._file.close()
