@@ -27,7 +27,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from pulse import PulseServer, tone, write_pcm16  # noqa: E402
+from pulse import PulseServer, tone  # noqa: E402
+
+from referee.audio.wav import write_wav
 
 from referee.lab.bench.report import write_section  # noqa: E402
 
@@ -60,7 +62,7 @@ def main() -> None:
         b = tone(1000, 0.3)
         x[int(0.1 * RATE):int(0.1 * RATE) + len(b), :] = b[:, None]
         wav = work / "beep.wav"
-        write_pcm16(wav, x, RATE)
+        write_wav(wav, x, RATE)
         spreads: dict[int, list[float]] = {}
         for n in aligns:
             got = spreads.setdefault(n, [])

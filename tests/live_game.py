@@ -28,13 +28,13 @@ VOICES = {"dealer": "espeak:en-us+m3", "ann": "espeak:en-us+f2", "bob": "espeak:
 
 def voice_wav(tmp_path: Path, who: str, text: str, voice: str | None = None) -> Path:
     """``text`` in ``who``'s voice, a mono 16 kHz WAV with 0.1 s of silence either side."""
-    from pulse import read_pcm16, write_pcm16
+    from referee.audio.wav import read_pcm16, write_wav
 
     name = f"{who}-{text}".replace(" ", "_").replace(",", "")
     p = synth(text, tmp_path / f"{name}.wav", voice=voice or VOICES[who], speed=150)
     x, rate = read_pcm16(p)
     pad = np.zeros((rate // 10, 1), np.int16)
-    write_pcm16(p, np.concatenate([pad, x, pad]), rate)
+    write_wav(p, np.concatenate([pad, x, pad]), rate)
     return p
 
 
@@ -43,21 +43,21 @@ def mix_wav(path: Path, parts: list[tuple[int, Path, float]], channels: int) -> 
     (mono 16 kHz) in that channel from ``at`` seconds on. Played into a sink split into
     mic devices (``PulseServer.split``), it puts speech on several mics exactly as timed
     here, however late the player starts."""
-    from pulse import read_pcm16, write_pcm16
+    from referee.audio.wav import read_pcm16, write_wav
 
     sounds = [(ch, read_pcm16(w)[0][:, 0], int(round(at * RATE))) for ch, w, at in parts]
     x = np.zeros((max(i + len(y) for _, y, i in sounds), channels), np.int16)
     for ch, y, i in sounds:
         x[i:i + len(y), ch] += y
-    write_pcm16(path, x, RATE)
+    write_wav(path, x, RATE)
     return path
 
 
 def duration(wav: Path) -> float:
-    import wave
+    from referee.audio.wav import read_pcm16
 
-    with wave.open(str(wav)) as w:
-        return w.getnframes() / w.getframerate()
+    x, rate = read_pcm16(wav)
+    return len(x) / rate
 
 
 class Referee:

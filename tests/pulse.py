@@ -65,11 +65,12 @@ import signal
 import subprocess
 import tempfile
 import time
-import wave
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from referee.audio.wav import read_pcm16, read_wav, resample, write_wav
 
 #: The channel maps the ALSA pulse plugin uses for 1..8 channels (ALSA order, then aux).
 _ALSA_MAPS = {
@@ -352,9 +353,8 @@ class PulseServer:
                 raise PulseError(f"sink {sink} has no channel {channel}")
             path = self._spread(path, s, channel)
         cmd = ["paplay", f"--device={sink}", str(path)]
-        with wave.open(str(path), "rb") as w:
-            if w.getnchannels() == s.channels:  # channel k of the file -> channel k
-                cmd.insert(2, f"--channel-map={','.join(s.channel_map)}")
+        if read_pcm16(path)[0].shape[1] == s.channels:  # channel k of the file -> channel k
+            cmd.insert(2, f"--channel-map={','.join(s.channel_map)}")
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 env=self.env)
         if not wait:
@@ -385,33 +385,8 @@ class PulseServer:
         out[:, channel] = x[:, 0]
         self._count += 1
         dst = self.workdir / f"spread{self._count}.wav"
-        write_pcm16(dst, out, rate)
+        write_wav(dst, out, rate)
         return dst
-
-
-# -- small WAV helpers for tests (16-bit PCM only) -------------------------------------
-
-def read_pcm16(path: str | os.PathLike) -> tuple[np.ndarray, int]:
-    """int16 samples shaped (frames, channels), and the rate."""
-    with wave.open(str(path), "rb") as w:
-        if w.getsampwidth() != 2:
-            raise PulseError(f"{path}: expected 16-bit PCM")
-        n, ch, rate = w.getnframes(), w.getnchannels(), w.getframerate()
-        x = np.frombuffer(w.readframes(n), "<i2").reshape(-1, ch)
-    return x.copy(), rate
-
-
-def write_pcm16(path: str | os.PathLike, x: np.ndarray, rate: int) -> None:
-    a = np.asarray(x)
-    if a.ndim == 1:
-        a = a[:, None]
-    if a.dtype != np.int16:
-        a = np.clip(np.round(a * 32767.0), -32768, 32767).astype(np.int16)
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(a.shape[1])
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(np.ascontiguousarray(a).astype("<i2").tobytes())
 
 
 def espeak(text: str, path: str | os.PathLike, voice: str = "en-us", speed: int = 150,
@@ -422,18 +397,11 @@ def espeak(text: str, path: str | os.PathLike, voice: str = "en-us", speed: int 
     raw = path.with_suffix(".espeak.wav")
     subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch),
                     "-w", str(raw), text], check=True, capture_output=True)
-    x, src = read_pcm16(raw)
+    x, src = read_wav(raw)
     raw.unlink()
-    y = x[:, 0].astype(np.float64)
-    if src != rate:
-        # Linear interpolation after a crude low-pass is enough for test speech.
-        n = int(round(len(y) * rate / src))
-        if rate < src:
-            k = int(np.ceil(src / rate))
-            y = np.convolve(y, np.ones(k) / k, mode="same")
-        y = np.interp(np.arange(n) * src / rate, np.arange(len(y)), y)
+    y = resample(x[:, 0], src, rate)
     y = np.concatenate([np.zeros(int(lead_in * rate)), y, np.zeros(int(tail * rate))])
-    write_pcm16(path, np.clip(np.round(y), -32768, 32767).astype(np.int16), rate)
+    write_wav(path, y, rate)
     return path
 
 

@@ -71,6 +71,8 @@ def mix_snr(speech: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
 
 
 def pink(n: int, seed: int = 0) -> np.ndarray:
+    """Pink noise, peak 0.5. Not mixing.pink: several hearing tests show a mechanism on the
+    noise this one draws for their seed (the /g/ of "goop" masked, say)."""
     rng = np.random.default_rng(seed)
     spec = np.fft.rfft(rng.normal(size=n))
     f = np.arange(len(spec))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from referee.audio.wav import to_int16
 from referee.lab.bench import corpus, mixing
 from referee.lab.bench.mixing import RATE
 
@@ -35,7 +36,7 @@ def test_mixed_snr_is_what_it_claims(spoken, kind, snr):
     noise = mixing.make_noise(kind, n, rng, pool)
     m = mixing.mix(spoken, noise, snr, lead=lead, trail=trail, peak_dbfs=-6)
     # What is written to disk: 16-bit samples.
-    audio = mixing.to_int16(m.audio).astype(np.float64) / 32767.0
+    audio = to_int16(m.audio).astype(np.float64) / 32767.0
     placed = np.zeros(n)
     placed[lead: lead + len(spoken)] = spoken
     assert _measure_snr_from_mix(audio, placed, m.speech_start, m.speech_end) == \

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from pulse import read_pcm16, write_pcm16
+from referee.audio.wav import read_pcm16, write_wav
 from referee.audio.mic import Input, MicrophoneSource
 from referee.core.events import Heard, Utterance
 from referee.app.listener import Listener
@@ -65,7 +65,7 @@ def test_a_spoken_call_is_heard_on_its_players_mic_through_pulseaudio(pulse, sph
                                      tail=0.6))
     s = speech[:, 0].astype(np.float64) / 32768.0
     leak = 10 ** (-15 / 20)
-    write_pcm16(tmp_path / "table.wav", np.stack([s * leak, s, s * leak], axis=1), RATE)
+    write_wav(tmp_path / "table.wav", np.stack([s * leak, s, s * leak], axis=1), RATE)
 
     src = Tee(MicrophoneSource(inputs=[Input("table3", (0, 1, 2))],
                                players=["dealer", "ann", "bob"]))

@@ -15,7 +15,9 @@ import queue
 import numpy as np
 import pytest
 
-from pulse import tone, write_pcm16
+from pulse import tone
+
+from referee.audio.wav import write_wav
 from referee.audio.recording import RecordingSource
 from referee.core.events import Heard, Utterance
 from referee.app.listener import Listener
@@ -113,7 +115,7 @@ def table(path, calls, seconds=4.0, leak_db=-15.0, rate=RATE, n_ch=2):
         i = int(a * rate)
         for c in range(n_ch):
             x[i:i + len(t), c] += t * (1.0 if c == ch else gain)
-    write_pcm16(path, x, rate)
+    write_wav(path, x, rate)
     return path
 
 
@@ -202,8 +204,8 @@ def test_in_a_thread_through_a_queue(tmp_path):
 def test_recording_source_blocks(tmp_path):
     x = np.zeros((RATE, 3))
     x[:, 2] = 0.25
-    write_pcm16(tmp_path / "a.wav", x, RATE)
-    write_pcm16(tmp_path / "b.wav", np.zeros(RATE // 2), RATE)
+    write_wav(tmp_path / "a.wav", x, RATE)
+    write_wav(tmp_path / "b.wav", np.zeros(RATE // 2), RATE)
     src = RecordingSource([tmp_path / "a.wav", tmp_path / "b.wav"], block_seconds=0.1)
     assert [(c.index, c.source_channel) for c in src.channels] == [(0, 0), (1, 1), (2, 2),
                                                                    (3, 0)]

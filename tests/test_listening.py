@@ -10,7 +10,9 @@ import sys
 
 import numpy as np
 
-from pulse import espeak, read_pcm16, write_pcm16
+from pulse import espeak
+
+from referee.audio.wav import read_pcm16, write_wav
 
 RATE = 16000
 
@@ -28,7 +30,7 @@ def game_wav(tmp_path, lines, leak=0.15, rate=RATE):
         for c in range(n_ch):
             m[:len(x), c] += x * (1.0 if c == ch else leak)
     path = tmp_path / "game.wav"
-    write_pcm16(path, m, rate)
+    write_wav(path, m, rate)
     return path
 
 

@@ -8,7 +8,9 @@ import threading
 import numpy as np
 import pytest
 
-from pulse import tone, write_pcm16
+from pulse import tone
+
+from referee.audio.wav import write_wav
 from referee.audio.blocks import parse_players
 from referee.audio.mic import Input, MicError, MicrophoneSource, list_devices, plan_inputs
 
@@ -70,7 +72,7 @@ def beeps_wav(path, at=(0.4, 1.9), seconds=0.3):
         b = tone(1000, seconds)
         i = int(a * RATE)
         x[i:i + len(b)] = b
-    write_pcm16(path, x, RATE)
+    write_wav(path, x, RATE)
     return path
 
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from referee.audio.blocks import AudioSource, Block, Channel
 from referee.audio.resampler import StreamResampler
+from referee.audio.wav import to_int16
 from referee.core.events import Heard, Utterance
 from referee.hearing.crosstalk import CrossTalk
 
@@ -142,7 +143,7 @@ class Listener:
         self.position = max(self.position, block.end)
         stream = self._stream(block)
         rs = self._resamplers[block.channel]
-        samples = block.samples if rs is None else _int16(rs.process(block.samples))
+        samples = block.samples if rs is None else to_int16(rs.process(block.samples))
         heard = self._feed(block.channel, stream, samples)
         out = self._take(heard)
         out += self._decide(final=False)
@@ -196,7 +197,7 @@ class Listener:
             if rs is not None:
                 tail = rs.flush()
                 if len(tail):
-                    heard += self._feed(ch, stream, _int16(tail))
+                    heard += self._feed(ch, stream, to_int16(tail))
             heard += stream.close()
         out = self._take(heard)
         out += self._decide(final=True)
@@ -277,6 +278,3 @@ def _overlap(a: Utterance, b: Utterance) -> float:
     shorter = max(1e-3, min(a.end - a.start, b.end - b.start))
     return max(0.0, inter) / shorter
 
-
-def _int16(x: np.ndarray) -> np.ndarray:
-    return np.clip(np.round(x * 32768.0), -32768, 32767).astype(np.int16)

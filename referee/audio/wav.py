@@ -8,11 +8,13 @@ with a windowed-sinc polyphase filter (numpy only), per channel.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import struct
 import wave
 from functools import lru_cache
+from typing import BinaryIO
 
 import numpy as np
 
@@ -37,28 +39,35 @@ def read_wav(path: str | os.PathLike) -> tuple[np.ndarray, int]:
     return decode_wav(data, path)
 
 
-def decode_wav(data: bytes, path: str | os.PathLike = "WAV data") -> tuple[np.ndarray, int]:
-    """:func:`read_wav` of a WAV file's bytes; ``path`` names it in errors."""
-    if len(data) < 12 or data[:4] not in (b"RIFF", b"RF64") or data[8:12] != b"WAVE":
+def _layout(f: BinaryIO, path: str | os.PathLike) -> tuple[int, int, int, int, int, int]:
+    """Read a WAV file's header chunks from ``f`` (seeking past everything else): the format
+    tag, channels, rate, bytes per sample, and where the sample data begins and how many
+    whole frames it holds."""
+    f.seek(0, os.SEEK_END)
+    total = f.tell()
+    f.seek(0)
+    head = f.read(12)
+    if len(head) < 12 or head[:4] not in (b"RIFF", b"RF64") or head[8:12] != b"WAVE":
         raise AudioFileError(path, "not a WAV file (no RIFF/WAVE header)")
     fmt = None
-    payload = None
+    data_at = data_size = None
     pos = 12
-    while pos + 8 <= len(data):
-        cid = data[pos:pos + 4]
-        (size,) = struct.unpack("<I", data[pos + 4:pos + 8])
-        body = data[pos + 8:pos + 8 + size]
+    while pos + 8 <= total:
+        f.seek(pos)
+        cid, size_bytes = f.read(4), f.read(4)
+        (size,) = struct.unpack("<I", size_bytes)
         if cid == b"fmt ":
-            fmt = body
+            fmt = f.read(min(size, 64))
         elif cid == b"data":
-            if size == 0xFFFFFFFF or pos + 8 + size > len(data):
-                body = data[pos + 8:]  # streamed / truncated: take what is there
-            payload = body
+            data_at = pos + 8
+            data_size = size
+            if size == 0xFFFFFFFF or data_at + size > total:
+                data_size = total - data_at  # streamed / truncated: take what is there
             break
         pos += 8 + size + (size & 1)
     if fmt is None or len(fmt) < 16:
         raise AudioFileError(path, "WAV file has no format chunk")
-    if payload is None:
+    if data_at is None:
         raise AudioFileError(path, "WAV file has no data chunk")
     tag, channels, rate, _, align, bits = struct.unpack("<HHIIHH", fmt[:16])
     if tag == _EXTENSIBLE and len(fmt) >= 26:
@@ -68,8 +77,19 @@ def decode_wav(data: bytes, path: str | os.PathLike = "WAV data") -> tuple[np.nd
     width = bits // 8
     if bits % 8 or width < 1 or align != width * channels:
         raise AudioFileError(path, f"unsupported sample layout ({bits}-bit, block {align})")
-    n = len(payload) // align
-    raw = payload[: n * align]
+    return tag, channels, rate, width, data_at, data_size // align
+
+
+def _parse(data: bytes, path: str | os.PathLike) -> tuple[int, int, int, int, bytes]:
+    """The format tag, channels, rate, bytes per sample and the whole frames' bytes."""
+    tag, channels, rate, width, at, frames = _layout(io.BytesIO(data), path)
+    return tag, channels, rate, width, data[at:at + frames * width * channels]
+
+
+def _samples(raw: bytes, tag: int, width: int, channels: int,
+             path: str | os.PathLike) -> np.ndarray:
+    """Frames' bytes as float32 (frames, channels) in [-1, 1]."""
+    bits = width * 8
     if tag == _PCM:
         if width == 1:
             x = (np.frombuffer(raw, np.uint8).astype(np.float32) - 128.0) / 128.0
@@ -94,7 +114,70 @@ def decode_wav(data: bytes, path: str | os.PathLike = "WAV data") -> tuple[np.nd
         x = np.clip(np.nan_to_num(x), -1.0, 1.0)
     else:
         raise AudioFileError(path, f"unsupported WAV encoding (format tag {tag:#x})")
-    return np.ascontiguousarray(x.reshape(-1, channels)), int(rate)
+    return np.ascontiguousarray(x.reshape(-1, channels))
+
+
+def decode_wav(data: bytes, path: str | os.PathLike = "WAV data") -> tuple[np.ndarray, int]:
+    """:func:`read_wav` of a WAV file's bytes; ``path`` names it in errors."""
+    tag, channels, rate, width, raw = _parse(data, path)
+    return _samples(raw, tag, width, channels, path), int(rate)
+
+
+def read_pcm16(path: str | os.PathLike) -> tuple[np.ndarray, int]:
+    """Samples shaped ``(frames, channels)`` as int16 (16-bit PCM exactly as stored; any
+    other encoding converted), and the rate in Hz."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise AudioFileError(path, f"cannot read ({e.strerror or e})") from None
+    return decode_pcm16(data, path)
+
+
+def decode_pcm16(data: bytes, path: str | os.PathLike = "WAV data") -> tuple[np.ndarray, int]:
+    """:func:`read_pcm16` of a WAV file's bytes."""
+    tag, channels, rate, width, raw = _parse(data, path)
+    return _pcm16(raw, tag, width, channels, path), int(rate)
+
+
+def _pcm16(raw: bytes, tag: int, width: int, channels: int, path: str | os.PathLike) -> np.ndarray:
+    if tag == _PCM and width == 2:
+        return np.frombuffer(raw, "<i2").reshape(-1, channels).copy()
+    x = _samples(raw, tag, width, channels, path)
+    return np.clip(np.round(x.astype(np.float64) * 32768.0), -32768, 32767).astype(np.int16)
+
+
+class WavReader:
+    """A WAV file read a stretch at a time, so a recording of hours never sits in memory.
+    ``frames``, ``channels`` and ``rate`` (Hz) come from its header."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = path
+        try:
+            self._f = open(path, "rb")
+        except OSError as e:
+            raise AudioFileError(path, f"cannot read ({e.strerror or e})") from None
+        try:
+            (self._tag, self.channels, self.rate, self._width, self._at,
+             self.frames) = _layout(self._f, path)
+        except BaseException:
+            self._f.close()
+            raise
+        _samples(b"", self._tag, self._width, self.channels, path)  # an encoding it can read
+
+    def read_pcm16(self, start: int, stop: int) -> np.ndarray:
+        """Frames ``start`` to ``stop`` (clipped to the file) as int16 (frames, channels)."""
+        start, stop = max(0, start), min(self.frames, stop)
+        if stop <= start:
+            return np.zeros((0, self.channels), np.int16)
+        align = self._width * self.channels
+        self._f.seek(self._at + start * align)
+        raw = self._f.read((stop - start) * align)
+        return _pcm16(raw[: len(raw) // align * align], self._tag, self._width, self.channels,
+                      self.path)
+
+    def close(self) -> None:
+        self._f.close()
 
 
 def write_wav(path: str | os.PathLike, x: np.ndarray, rate: int) -> None:

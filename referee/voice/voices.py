@@ -30,7 +30,7 @@ from typing import Protocol
 
 import numpy as np
 
-from referee.audio.wav import AudioFileError, decode_wav, to_int16
+from referee.audio.wav import AudioFileError, decode_pcm16
 
 #: Words per minute, set explicitly on every voice (pyttsx3's own default
 #: differs between drivers and versions).
@@ -72,12 +72,12 @@ def read_wav(path_or_file) -> Audio:
     """Read a WAV file (a path or a binary file object) as :class:`Audio`: mono, 16-bit."""
     try:
         data = path_or_file.read() if hasattr(path_or_file, "read") else open(path_or_file, "rb").read()
-        x, rate = decode_wav(data, getattr(path_or_file, "name", str(path_or_file)))
+        x, rate = decode_pcm16(data, getattr(path_or_file, "name", str(path_or_file)))
     except (OSError, AudioFileError) as e:
         raise VoiceError(f"no usable WAV: {e}") from None
     if x.shape[1] != 1:
         raise VoiceError(f"expected a mono WAV, got {x.shape[1]} channels")
-    return Audio(to_int16(x[:, 0]).astype("<i2").tobytes(), rate)
+    return Audio(x[:, 0].astype("<i2").tobytes(), rate)
 
 
 class Pyttsx3Voice:

@@ -18,13 +18,13 @@ import os
 import shutil
 import subprocess
 import tempfile
-import wave
 import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from referee.audio import wav
 from referee.core.cards import full_deck
 from referee.lab.bench import mixing
 from referee.lab.bench.mixing import RATE
@@ -363,22 +363,17 @@ def _run(cmd: list[str], what: str, stdin: str | None = None) -> None:
 
 
 def _read_mono16(path: Path) -> np.ndarray:
-    with wave.open(str(path), "rb") as w:
-        if w.getsampwidth() != 2 or w.getnchannels() != 1 or w.getframerate() != RATE:
-            raise CorpusError(f"{path}: expected 16-bit mono at {RATE} Hz")
-        data = w.readframes(w.getnframes())
-    return np.frombuffer(data, dtype="<i2").astype(np.float64) / 32768.0
+    x, rate = wav.read_pcm16(path)
+    if x.shape[1] != 1 or rate != RATE:
+        raise CorpusError(f"{path}: expected 16-bit mono at {RATE} Hz")
+    return x[:, 0].astype(np.float64) / 32768.0
 
 
 def write_wav(path: Path, x: np.ndarray) -> None:
     """Write float mono ``x`` as a 16 kHz 16-bit WAV."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    with wave.open(str(tmp), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(RATE)
-        w.writeframes(mixing.to_int16(x).tobytes())
+    wav.write_wav(tmp, x, RATE)
     os.replace(tmp, path)
 
 

@@ -235,6 +235,4 @@ def noise_only(noise: np.ndarray, level_dbfs: float) -> np.ndarray:
     return x * (0.98 / top) if top > 0.98 else x
 
 
-def to_int16(x: np.ndarray) -> np.ndarray:
-    """Float samples in [-1, 1] as int16 (rounded, clipped)."""
-    return np.clip(np.round(np.asarray(x) * 32767.0), -32768, 32767).astype(np.int16)
+

@@ -100,11 +100,10 @@ def _tail(wav: Path) -> float:
     """Seconds of silence at the end of a WAV file (after its last loud sample)."""
     import numpy as np
 
-    import wave
+    from referee.audio.wav import read_pcm16
 
-    with wave.open(str(wav)) as w:
-        x = np.frombuffer(w.readframes(w.getnframes()), "<i2")
-        rate = w.getframerate()
+    x, rate = read_pcm16(wav)
+    x = x[:, 0]
     loud = np.flatnonzero(np.abs(x) > 0.01 * 32768)
     return (len(x) - (loud[-1] + 1 if len(loud) else 0)) / rate
 

@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.lab.bench import corpus, mixing
-from referee.audio.wav import resample
+from referee.audio.wav import resample, to_int16
 from referee.lab.bench.corpus import Voice
 from referee.core.cards import RANK_WORDS, Suit, full_deck
 from referee.hearing.classifier import OTHER
@@ -498,7 +498,7 @@ def _init(pools: tuple[list[np.ndarray], list[np.ndarray]]) -> None:
 def segments(audio: np.ndarray, hang: float = 0.21) -> list[tuple[int, int, int, np.ndarray]]:
     """(first, speech_first, end) sample indices and int16 samples of each
     segment the recogniser's segmenter cuts from float ``audio``."""
-    x = mixing.to_int16(audio)
+    x = to_int16(audio)
     seg = Segmenter(RATE, hang=hang)
     out = []
     for i in range(0, len(x), 1600):

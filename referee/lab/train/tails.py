@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from referee.lab.bench import mixing
+from referee.audio.wav import to_int16
 from referee.hearing.classifier import OTHER
 from referee.hearing.features import log_mel
 from referee.hearing.suits import AFTER, SUITS, TAIL
@@ -48,7 +48,7 @@ def tails(job: data.Job, speech: np.ndarray, copies: int = 2
         m, cond, _ = data.mix_one(job, speech, rng, c)
         end = m.speech_end + int(rng.uniform(-0.12, 0.06) * RATE)
         x = m.audio[max(0, end - int(TAIL * RATE)):end + int(AFTER * RATE)]
-        out.append((log_mel(mixing.to_int16(x)).astype(np.float16), label(job.text), cond))
+        out.append((log_mel(to_int16(x)).astype(np.float16), label(job.text), cond))
     return out
 
 
