@@ -15,17 +15,24 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.wav import read_wav, resample, to_int16
+from referee.audio.resampler import StreamResampler
+from referee.audio.wav import AudioFileError, WavReader, to_int16
+
+
+#: The lowest sample rate a recording may have: below it speech is not there to hear.
+MIN_RATE = 8000
 
 
 class RecordingSource:
-    """Blocks from WAV files.
+    """Blocks from WAV files, read from disk a block at a time (memory stays flat however
+    long the recording).
 
     ``players`` names the channels (one name per channel across all files, or None).
     ``rate``: resample every file to this rate (e.g. the recogniser's), or None to keep each
     file's own. ``block_seconds``: the block length. Raises
     :class:`referee.audio.wav.AudioFileError` (a ValueError naming the file) for a file
-    it cannot read, ValueError for a wrong number of player names.
+    it cannot read or that holds no audio it can hear, ValueError for a wrong number of
+    player names.
     """
 
     def __init__(self, paths: str | os.PathLike | Sequence[str | os.PathLike],
@@ -36,20 +43,27 @@ class RecordingSource:
         if not paths:
             raise ValueError("no recording given")
         self.block_seconds = block_seconds
-        self._data: list[tuple[np.ndarray, int]] = []  # per channel: int16 samples, rate
+        self._files: list[WavReader] = []
         self.channels: list[Channel] = []
-        for path in paths:
-            x, r = read_wav(path)
-            if rate is not None and r != rate:
-                x = resample(x, r, rate)
-                r = rate
-            pcm = to_int16(x)
-            for c in range(pcm.shape[1]):
-                self.channels.append(Channel(len(self.channels), None, os.fspath(path), c))
-                self._data.append((np.ascontiguousarray(pcm[:, c]), r))
+        try:
+            for path in paths:
+                f = WavReader(path)
+                self._files.append(f)
+                if f.frames == 0:
+                    raise AudioFileError(path, "holds no audio (a header and no samples)")
+                if f.rate < MIN_RATE:
+                    raise AudioFileError(path, f"its sample rate, {f.rate} Hz, is too low to "
+                                               f"hear speech ({MIN_RATE} Hz or more)")
+                for c in range(f.channels):
+                    self.channels.append(Channel(len(self.channels), None, os.fspath(path), c))
+        except BaseException:
+            self._close_files()
+            raise
+        self.rate = rate
         if players is not None:
             players = list(players)
             if len(players) != len(self.channels):
+                self._close_files()
                 raise ValueError(f"{len(players)} player names for {len(self.channels)} "
                                  f"channel(s) in {', '.join(map(os.fspath, paths))}")
             self.channels = [Channel(c.index, p, c.source, c.source_channel)
@@ -58,21 +72,32 @@ class RecordingSource:
 
     @property
     def duration(self) -> float:
-        """Seconds: the longest channel."""
-        return max(len(x) / r for x, r in self._data)
+        """Seconds: the longest file."""
+        return max(f.frames / f.rate for f in self._files)
 
     def stop(self) -> None:
         self._stopped.set()
 
+    def _close_files(self) -> None:
+        for f in self._files:
+            f.close()
+
     def __iter__(self) -> Iterator[Block]:
-        k = 0
+        files = [_FileBlocks(f, self.rate) for f in self._files]
+        firsts = [0]
+        for f in self._files[:-1]:
+            firsts.append(firsts[-1] + f.channels)
         end = self.duration
+        k = 0
         while k * self.block_seconds < end and not self._stopped.is_set():
             t, t_next = k * self.block_seconds, (k + 1) * self.block_seconds
-            for ch, (x, r) in zip(self.channels, self._data):
-                i0, i1 = int(round(t * r)), min(len(x), int(round(t_next * r)))
-                if i1 > i0:
-                    yield Block(ch.index, x[i0:i1], i0, r, ch.player, ch.source)
+            for fb, first in zip(files, firsts):
+                i0, pcm = fb.block(t, t_next)
+                for c in range(pcm.shape[1]):
+                    ch = self.channels[first + c]
+                    if len(pcm):
+                        yield Block(ch.index, np.ascontiguousarray(pcm[:, c]), i0, fb.rate,
+                                    ch.player, ch.source)
             k += 1
 
     def __enter__(self) -> "RecordingSource":
@@ -80,3 +105,53 @@ class RecordingSource:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+        self._close_files()
+
+
+class _FileBlocks:
+    """One file's blocks, at its own rate or resampled as it is read (the stream resampler
+    gives the samples a whole-file resampling would)."""
+
+    def __init__(self, f: WavReader, rate: int | None) -> None:
+        self.f = f
+        self.rate = rate or f.rate
+        self._read = 0                      # input frames read so far
+        self._out: np.ndarray | None = None  # resampled frames not yet given out
+        self._out_first = 0                  # output index of _out[0]
+        self._rs = ([StreamResampler(f.rate, self.rate) for _ in range(f.channels)]
+                    if self.rate != f.rate else None)
+        self._flushed = False
+
+    def block(self, t: float, t_next: float) -> tuple[int, np.ndarray]:
+        """The first output sample's index and the int16 frames from ``t`` to ``t_next``."""
+        r = self.rate
+        total = int(np.ceil(self.f.frames * r / self.f.rate)) if self._rs else self.f.frames
+        i0, i1 = int(round(t * r)), min(total, int(round(t_next * r)))
+        if i1 <= i0:
+            return i0, np.zeros((0, self.f.channels), np.int16)
+        if self._rs is None:
+            return i0, self.f.read_pcm16(i0, i1)
+        while self._out_first + (0 if self._out is None else len(self._out)) < i1:
+            if not self._more():
+                break
+        if self._out is None:
+            return i0, np.zeros((0, self.f.channels), np.int16)
+        x = self._out[i0 - self._out_first:i1 - self._out_first]
+        self._out = self._out[i1 - self._out_first:]
+        self._out_first = i1
+        return i0, to_int16(x)
+
+    def _more(self) -> bool:
+        step = self.f.rate // 10 or 1
+        pcm = self.f.read_pcm16(self._read, self._read + step)
+        self._read += len(pcm)
+        if len(pcm):
+            y = [rs.process(pcm[:, c]) for c, rs in enumerate(self._rs)]
+        elif not self._flushed:
+            self._flushed = True
+            y = [rs.flush() for rs in self._rs]
+        else:
+            return False
+        y = np.stack(y, axis=1)
+        self._out = y if self._out is None else np.concatenate([self._out, y])
+        return True
