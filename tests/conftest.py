@@ -36,3 +36,11 @@ def pulse(tmp_path_factory):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that uses the real audio server is marked ``live`` (``-m "not live"`` skips
+    them while working on the core)."""
+    for item in items:
+        if "pulse" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.live)

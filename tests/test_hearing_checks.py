@@ -17,7 +17,7 @@ def goop(tmp_path_factory):
     return corpus(tmp_path_factory.mktemp("checks"), {"goop": "flite:slt|goop"})["goop"]
 
 
-def tone(f0: float, seconds: float) -> np.ndarray:
+def vowel(f0: float, seconds: float) -> np.ndarray:
     t = np.arange(int(seconds * RATE)) / RATE
     # A few harmonics, like a vowel.
     return sum(np.sin(2 * np.pi * f0 * k * t) / k for k in (1, 2, 3)) * 8000
@@ -25,7 +25,7 @@ def tone(f0: float, seconds: float) -> np.ndarray:
 
 def test_a_vowel_like_tone_is_voiced_and_noise_is_not():
     rng = np.random.default_rng(3)
-    assert checks.voiced_run(tone(140.0, 0.3), RATE) >= 20
+    assert checks.voiced_run(vowel(140.0, 0.3), RATE) >= 20
     assert checks.voiced_run(mixing.white(RATE // 2, rng) * 8000, RATE) <= 2
     assert checks.voiced_run(np.zeros(RATE // 2), RATE) == 0
     assert checks.voiced_run(np.zeros(100), RATE) == 0
@@ -80,8 +80,8 @@ def test_edge_words_may_stretch_over_noise_but_not_over_speech():
 
 
 def test_trim_and_speech_outside_find_the_loud_part():
-    x = np.concatenate([np.zeros(RATE // 2), tone(150.0, 0.5), np.zeros(RATE // 2),
-                        tone(200.0, 0.3), np.zeros(RATE // 4)])
+    x = np.concatenate([np.zeros(RATE // 2), vowel(150.0, 0.5), np.zeros(RATE // 2),
+                        vowel(200.0, 0.3), np.zeros(RATE // 4)])
     a, b = checks.trim(x, RATE, 0.2, 1.1)
     assert a == pytest.approx(0.5, abs=0.02) and b == pytest.approx(1.0, abs=0.02)
     # The second tone lies outside the phrase: 0.3 s of it.
@@ -91,7 +91,7 @@ def test_trim_and_speech_outside_find_the_loud_part():
 
 def test_clatter_outside_the_phrase_is_not_speech_but_a_voice_is():
     clatter = mixing.clatter(RATE // 2, mixing.rng_for(4, "clatter")) * 20000
-    phrase = tone(150.0, 0.5)
+    phrase = vowel(150.0, 0.5)
     gap = np.zeros(RATE // 2)
     x = np.concatenate([gap, phrase, gap, clatter, gap])
     a, b = checks.trim(x, RATE, 0.2, 1.1)
@@ -101,7 +101,7 @@ def test_clatter_outside_the_phrase_is_not_speech_but_a_voice_is():
     # a voice with a hiss (an unvoiced consonant) straight after it, both
     # outside the phrase: all of it may be speech
     hiss = mixing.white(RATE // 20, np.random.default_rng(1)) * 6000
-    y = np.concatenate([gap, phrase, gap, tone(200.0, 0.3), hiss, gap])
+    y = np.concatenate([gap, phrase, gap, vowel(200.0, 0.3), hiss, gap])
     a, b = checks.trim(y, RATE, 0.2, 1.1)
     assert checks.speech_outside(y, RATE, a, b) == pytest.approx(
         checks.speech_outside(y, RATE, a, b, voiced_only=False), abs=0.011)
@@ -111,7 +111,7 @@ def test_clatter_outside_the_phrase_is_not_speech_but_a_voice_is():
 def test_subtraction_takes_out_steady_noise_and_keeps_the_tone():
     rng = np.random.default_rng(7)
     noise = mixing.pink(3 * RATE, rng) * 2000
-    signal = np.concatenate([np.zeros(RATE), tone(150.0, 1.0), np.zeros(RATE)])
+    signal = np.concatenate([np.zeros(RATE), vowel(150.0, 1.0), np.zeros(RATE)])
     quiet, loud = slice(RATE // 2, RATE), slice(RATE + 800, 2 * RATE - 800)
     for alpha, drop in ((1.0, 2), (2.0, 4)):
         out = denoise.subtract(signal + noise, noise[:RATE // 4], alpha)
@@ -123,6 +123,6 @@ def test_subtraction_takes_out_steady_noise_and_keeps_the_tone():
 
 
 def test_subtraction_leaves_audio_alone_without_a_noise_estimate():
-    x = tone(150.0, 0.5)
+    x = vowel(150.0, 0.5)
     assert np.allclose(denoise.subtract(x, np.zeros(RATE // 4)), x)
     assert np.array_equal(denoise.subtract(x, np.zeros(10)), x)  # shorter than a frame

@@ -53,4 +53,10 @@ def test_in_loud_noise_it_does_not(halves, snr):
 def test_a_longer_pause_ends_it_even_in_noise(halves):
     x = with_gap(halves, 0.7)
     segs = cut(mix_snr(x, pink(len(x), seed=2), 10))
-    assert len(segs) >= 2
+    spans = [(s.speech_first / 16000, (s.first + len(s.samples)) / 16000) for s in segs]
+    gap_from = 1.5 + len(halves[0]) / 16000          # where the 0.7 s pause begins
+    gap_to = gap_from + 0.7
+    # no segment runs across the pause: one holds "queen of", a later one "hearts"
+    assert not [sp for sp in spans if sp[0] < gap_from and sp[1] > gap_to], spans
+    assert [sp for sp in spans if sp[0] < gap_from + 0.1 and sp[1] > gap_from - 0.2], spans
+    assert [sp for sp in spans if sp[0] > gap_to - 0.1], spans
