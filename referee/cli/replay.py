@@ -99,6 +99,9 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     except LogError as e:
         print(f"referee replay: {args.log}: {e}", file=err)
         return 2
+    if log.torn is not None:
+        print(f"referee replay: {args.log}: line {log.torn} was cut short (a crash while it was "
+              f"written?) and is left out", file=err)
     window = float(log.game.options.get("tie_window_ms", 40))
     for v in verdicts:
         if args.json:

@@ -62,6 +62,8 @@ class Log:
     events: tuple
     lines: tuple[int, ...]
     """The line number of each event, for error messages."""
+    torn: int | None = None
+    """The number of a last line cut short (a crash while it was written), dropped; else None."""
 
 
 # --- Encoding ----------------------------------------------------------------
@@ -200,15 +202,25 @@ def parse_lines(lines: Iterable[str]) -> Log:
     game: GameStart | None = None
     events: list = []
     numbers: list[int] = []
+    torn: int | None = None
     for number, text in enumerate(lines, start=1):
+        if number == 1:
+            text = text.removeprefix("\ufeff")  # a byte-order mark, as some editors write
         if not text.strip():
             continue
+        if torn is not None:
+            raise LogError(torn, "not valid JSON (a line cut short?)")
         try:
             obj = json.loads(text.strip())
         except json.JSONDecodeError as e:
+            if not text.endswith("\n") and game is not None:
+                torn = number  # the last line, cut short by a crash: dropped, if it is the last
+                continue
             raise LogError(number, f"not valid JSON ({e.msg} at column {e.colno})") from None
         if not isinstance(obj, dict):
             raise LogError(number, f"each line must be a JSON object, not {text.strip()[:40]!r}")
+        if not isinstance(obj.get("type"), str):
+            raise LogError(number, f'"type" must be a string, not {json.dumps(obj.get("type"))[:40]}')
         if game is None:
             game = decode_game(obj, number)
             continue
@@ -218,7 +230,7 @@ def parse_lines(lines: Iterable[str]) -> Log:
             numbers.append(number)
     if game is None:
         raise LogError(1, 'the log is empty: it needs a game line {"type":"game",...}')
-    return Log(game, tuple(events), tuple(numbers))
+    return Log(game, tuple(events), tuple(numbers), torn)
 
 
 # --- Verdicts ------------------------------------------------------------------
