@@ -83,7 +83,11 @@ class JournalFile:
         if not re.fullmatch(r"[a-z0-9_]+", game):
             raise ValueError(f"game name must be lower-case letters, digits or _, not {game!r}")
         folder = Path(games_dir() if folder is None else folder)
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise JournalFileError(f"cannot keep games in {folder} ({e.strerror}); set "
+                                   f"REFEREE_DATA to a folder you can write") from None
         stamp = (when or datetime.now(timezone.utc)).astimezone(timezone.utc)
         stamp_text = stamp.strftime("%Y%m%dT%H%M%SZ")
         taken = {_sort_key(p) for p in folder.glob(f"{stamp_text}-*.jsonl")}

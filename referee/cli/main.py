@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import os
 import sys
 
 from referee import __version__
@@ -40,13 +42,27 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         mod.add_arguments(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_run=mod.run, _parser=p)
     return parser
+
+
+def _unknown(parser: argparse.ArgumentParser, extras: list[str]) -> str:
+    """What is wrong with ``extras``, with the closest option of ``parser`` for each."""
+    known = [s for a in parser._actions for s in a.option_strings]
+    parts = []
+    for word in extras:
+        close = difflib.get_close_matches(word.split("=")[0], known, n=1, cutoff=0.6)
+        parts.append(f"{word} (did you mean {close[0]}?)" if close and word.startswith("-") else word)
+    return "unrecognized arguments: " + " ".join(parts)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        # the subcommand's own usage, not the top level's, and the option meant
+        (getattr(args, "_parser", None) or parser).error(_unknown(
+            getattr(args, "_parser", None) or parser, extras))
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
@@ -54,6 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         return args._run(args)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`referee replay --json | head`): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
