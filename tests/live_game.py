@@ -64,13 +64,17 @@ class Referee:
     """A ``python -m referee ...`` subprocess with stdin open; its stdout and stderr lines
     are kept with their arrival times (``time.monotonic()``)."""
 
-    def __init__(self, *args: str, data: Path, env: dict | None = None) -> None:
+    def __init__(self, *args: str, data: Path, env: dict | None = None,
+                 session: bool = False) -> None:
+        """``session``: start it in a process group of its own, as a terminal runs a
+        command, so that a signal to the group (Ctrl-C) reaches it and its children."""
         self.data = Path(data)
         e = dict(env or os.environ, REFEREE_DATA=str(data), PYTHONUNBUFFERED="1")
         self.args = args
         self.proc = subprocess.Popen([sys.executable, "-m", "referee", *args],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1, env=e)
+                                     stderr=subprocess.PIPE, text=True, bufsize=1, env=e,
+                                     start_new_session=session)
         self.out: list[tuple[float, str]] = []
         self.err: list[tuple[float, str]] = []
         self._cv = threading.Condition()

@@ -9,7 +9,6 @@ what ``referee replay`` of it gives, and what was printed live."""
 from __future__ import annotations
 
 import json
-import signal
 import time
 
 import pytest
@@ -194,7 +193,7 @@ def test_kill_9_then_resume_loses_nothing(mics, tmp_path):
     first = [o for o in ref.objects()]
 
     # `referee resume` finds the unfinished game, says where it stands and goes on; this
-    # time the game is ended with Ctrl-C
+    # time the game is ended by the dealer typing "end" (Ctrl-C would leave it resumable)
     ref2, rec2 = start_referee(pulse, data, "resume", "--json", "--speak-to", "speakers",
                                "--engine", "pocketsphinx")
     try:
@@ -204,7 +203,7 @@ def test_kill_9_then_resume_loses_nothing(mics, tmp_path):
         g = Game(pulse, tmp_path, ref2)
         r3 = g.round("nine of hearts", [("ann", "two of clubs", 1.0)], 1)
         time.sleep(2.0)
-        ref2.proc.send_signal(signal.SIGINT)           # Ctrl-C ends the game cleanly
+        ref2.type("end")                               # the game ends for good
         final = ref2.wait_objects("final", 1, 20)[0]
         assert ref2.finish() == 0, ref2.stderr
     finally:

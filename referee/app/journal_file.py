@@ -231,8 +231,8 @@ def list_games(folder: str | os.PathLike | None = None) -> list[Path]:
 def latest_unfinished(folder: str | os.PathLike | None = None,
                       game: str | None = None) -> Path | None:
     """The most recently started journal (of ``game``, if given) that has no
-    final line: the game ``referee resume`` continues. ``None`` if there is none.
-    Journals that cannot be read are passed over."""
+    final line and something after its game line: the game ``referee resume`` continues.
+    ``None`` if there is none. Journals that cannot be read are passed over."""
     for path in reversed(list_games(folder)):
         if game is not None and _NAME.match(path.name).group(3) != game:
             continue
@@ -240,6 +240,6 @@ def latest_unfinished(folder: str | os.PathLike | None = None,
             contents = read_journal(path)
         except JournalFileError:
             continue
-        if contents.objects and not contents.finished:
+        if len(contents.objects) > 1 and not contents.finished:   # a game line alone is no game
             return path
     return None

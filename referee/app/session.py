@@ -62,7 +62,7 @@ def run_live(
     threading.Thread(target=listen, name="referee-listener", daemon=True).start()
     if keyboard is not None:
         threading.Thread(target=read_keys, name="referee-keyboard", daemon=True).start()
-    failed = False
+    ended = False       # the game or its input came to an end (not a failure, not Ctrl-C)
     try:
         while not table.over:
             kind, item = inbox.get()
@@ -74,12 +74,12 @@ def run_live(
                     print(f"referee: {problem}", file=errors, flush=True)
             elif kind == "error":
                 # Not the end of the game: it stays unfinished, for `referee resume`.
-                failed = True
                 raise ListeningFailed(f"{type(item).__name__}: {item}") from item
             else:
                 break
+        ended = True
     finally:
         if stop is not None:
             stop()
-        if not failed:
+        if ended:        # a failure or Ctrl-C leaves the game unfinished, for `referee resume`
             table.finish()

@@ -146,9 +146,16 @@ def run(args: argparse.Namespace) -> int:
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
+def _sigterm_as_interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=None,
             journal=None, history=None, offset: float = 0.0, journaled=None) -> int:
     """Set up the devices and run the table until the game ends."""
+    import signal
+
+    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     from referee.app.journal_file import JournalFile, JournalFileError
     from referee.app.inputs import ListeningError, open_listening
     from referee.app.session import ListeningFailed, run_live, run_recording
@@ -218,8 +225,11 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
               "`referee resume` continues it", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        if table is not None:
-            table.finish()
+        # Ctrl-C (or SIGTERM) stops the referee, not the game: "referee end game" ends it
+        if journal is not None:
+            print("referee: stopped; the game is journaled unfinished: `referee resume` "
+                  "continues it", file=sys.stderr)
+        return 130
     finally:
         listening.close()
         voice.close(until=listening.clock() if recorded else None)

@@ -54,6 +54,7 @@ class CommandPlayer:
         for program in tries:
             t0 = time.monotonic()
             proc = subprocess.Popen(self._command(program, path), stdin=subprocess.DEVNULL,
+                                    start_new_session=True,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
             started()
             limit = audio.duration + 10.0  # a loaded server can be slow to start a stream

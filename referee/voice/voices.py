@@ -114,7 +114,8 @@ class Pyttsx3Voice:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (here, env.get("PYTHONPATH")) if p)
         with open(os.path.join(self._dir, "child.log"), "ab") as log:  # what pyttsx3 prints
             self._proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=log, env=env)
+                                          stdout=subprocess.PIPE, stderr=log, env=env,
+                                          start_new_session=True)  # Ctrl-C is the referee's
         self._buf = b""
         reply = self._reply(self.timeout)
         if "error" in reply:
