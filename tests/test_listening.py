@@ -54,7 +54,8 @@ def test_play_a_recorded_stroop_game(tmp_path):
     assert rounds[0]["call"]["said"] == "two of clubs"
     assert objs[-1] == {"type": "final", "scores": {"ann": 1, "bob": 0}, "unclaimed": 0,
                         "rounds": 1}
-    assert "listening with pocketsphinx" in r.stderr
+    # the same description as `referee transcribe` gives
+    assert "listening with pocketsphinx + phrase classifier" in r.stderr
 
 
 def test_play_with_the_wrong_number_of_channels_is_a_clear_error(tmp_path):

@@ -77,7 +77,7 @@ def test_readable_lines_without_json(files, capsys):
     out = capsys.readouterr()
     rows = out.out.strip().splitlines()
     assert len(rows) == 2 and "ann" in rows[0] and "queen of hearts" in rows[0]
-    assert "listening with pocketsphinx" in out.err
+    assert "listening with pocketsphinx + phrase classifier" in out.err
 
 
 @pytest.mark.parametrize("args,why", [

@@ -193,7 +193,7 @@ def test_the_classifier_works_beside_vosk(mixed_grammar, vosk_backed, ko_speech,
     backed = vosk_backed
     alone = Vosk(mixed_grammar, model=str(KO_MODEL), classifier=False)
     assert backed.description.startswith("vosk + phrase classifier") \
-        and alone.description == "vosk"
+        and alone.description == f"vosk; model {KO_MODEL}"
     assert isinstance(backed.stream(), SegmentStream) and isinstance(alone.stream(), VoskStream)
     gap = np.zeros(12000, np.int16)
     for call, pcm in english_calls.items():

@@ -104,4 +104,4 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
             raise ListeningError(f"{e} (microphones: `referee listen --list-devices` shows what "
                                  "there is; --devices picks them; --audio FILE.wav referees a "
                                  "recording instead)") from None
-    return Listening(Listener(source, recogniser), source, recogniser.name)
+    return Listening(Listener(source, recogniser), source, recogniser.description)

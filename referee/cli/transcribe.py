@@ -62,9 +62,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     except (GrammarError, EngineError) as e:
         print(f"referee transcribe: {e}", file=err)
         return 2
-    print(f"referee: listening with {rec.description}"
-          + (f" ({getattr(rec, 'model_path', '')})" if getattr(rec, "model_path", None) else ""),
-          file=err)
+    print(f"referee: listening with {rec.description}", file=err)
     status = 0
     for path in args.files:
         try:

@@ -171,10 +171,13 @@ class Backed:
     @property
     def description(self) -> str:
         """What is in use, for start-up messages and reports."""
-        if self.classifier is None:
-            return self.name
-        out = f"{self.name} + phrase classifier ({self.classifier.path})"
-        return out if self.suits is None else out + f" + suit check ({self.suits.path})"
+        out = self.name
+        if self.classifier is not None:
+            out += f" + phrase classifier ({self.classifier.path})"
+            if self.suits is not None:
+                out += f" + suit check ({self.suits.path})"
+        model = getattr(self, "model_path", None)
+        return out + (f"; model {model}" if model else "")
 
     def _load_classifier(self, classifier) -> PhraseClassifier | None:
         """The phrase classifier (``True``: the one in models/), or None when
