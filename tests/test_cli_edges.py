@@ -47,3 +47,25 @@ def test_a_data_directory_below_a_file_is_one_clear_line(tmp_path):
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "cannot keep games in" in done.stderr and "REFEREE_DATA" in done.stderr
+
+
+def _no_audio_server() -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PULSE_SERVER", "ALSA_CONFIG_PATH")}
+    return {**env, "PULSE_SERVER": "unix:/nonexistent/pulse", "PYTHONPATH": os.getcwd()}
+
+
+def test_with_no_input_at_all_listing_says_what_to_try(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "referee", "listen", "--list-devices"],
+                          capture_output=True, text=True, env=_no_audio_server(), timeout=60)
+    assert done.returncode == 2
+    assert "no input devices" in done.stderr and "PULSE_SOURCE" in done.stderr
+
+
+def test_with_no_input_at_all_play_says_what_is_missing(tmp_path):
+    env = {**_no_audio_server(), "REFEREE_DATA": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "referee", "play", "stroop", "--players",
+                           "ann,bob", "--virtual-deck", "--speak-to", "text"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2
+    assert "no microphone" in done.stderr and "Error querying device" not in done.stderr
+    assert "--list-devices" in done.stderr and "PULSE_SOURCE" in done.stderr

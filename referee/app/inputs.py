@@ -86,7 +86,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         # a ValueError that names the file
         source = RecordingSource(audio, players=channels, rate=recogniser.rate)
     else:
-        from referee.audio.mic import Input, MicError, MicrophoneSource
+        from referee.audio.mic import NO_INPUT_HINT, Input, MicError, MicrophoneSource
 
         devices = device_list(getattr(args, "devices", None), len(channels))
         if devices and len(devices) != len(channels):
@@ -101,7 +101,8 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
                                       notify=notify)
             source.start()
         except MicError as e:
-            raise ListeningError(f"{e} (microphones: `referee listen --list-devices` shows what "
-                                 "there is; --devices picks them; --audio FILE.wav referees a "
-                                 "recording instead)") from None
+            hint = "" if NO_INPUT_HINT in str(e) else (
+                " (microphones: `referee listen --list-devices` shows what there is; --devices "
+                "picks them; --audio FILE.wav referees a recording instead)")
+            raise ListeningError(f"{e}{hint}") from None
     return Listening(Listener(source, recogniser), source, recogniser.description)

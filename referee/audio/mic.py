@@ -39,6 +39,14 @@ from referee.audio.blocks import Block, Channel
 BLOCK_SECONDS = 0.05
 
 
+#: What to try when no input device is found at all.
+NO_INPUT_HINT = ("no sound card or audio server gives an input here. Is PulseAudio or PipeWire "
+                 "running (`pactl info`)? `referee listen --list-devices` lists the inputs; "
+                 "--devices picks one by number or name, or PULSE_SOURCE=NAME picks the "
+                 "PulseAudio source (`pactl list short sources`); --audio FILE.wav referees a "
+                 "recording instead")
+
+
 class MicError(ValueError):
     """A device or channel that cannot be used; the message says which and why."""
 
@@ -186,6 +194,8 @@ class MicrophoneSource:
         try:
             info = sd.query_devices(inp.device, "input")
         except Exception as e:
+            if inp.device is None:
+                raise MicError(f"no microphone: {NO_INPUT_HINT}") from None
             raise MicError(f"no input device {_device_label(inp.device)}: {e}") from None
         have = int(info["max_input_channels"])
         need = max(inp.channels) + 1

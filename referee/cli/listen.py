@@ -76,7 +76,8 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     from referee.audio.blocks import parse_players
-    from referee.audio.mic import MicError, MicrophoneSource, list_devices, plan_inputs
+    from referee.audio.mic import (NO_INPUT_HINT, MicError, MicrophoneSource, list_devices,
+                                   plan_inputs)
 
     if args.list_devices:
         try:
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         except MicError as e:
             return _fail(str(e))
         if not devices:
-            print("no input devices", file=out)
+            return _fail(f"no input devices: {NO_INPUT_HINT}")
         for d in devices:
             mark = "*" if d["default"] else " "
             print(f"{mark} {d['index']:3d}  {d['name']}  ({d['channels']} in, "
