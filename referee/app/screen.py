@@ -1,8 +1,10 @@
 """The live terminal view: top card, who is active, the last call heard from
 each player, the scores and the last announcement.
 
-Draws with rich: in place (``rich.live``) on a terminal, or as a fresh block
-per change on any other file object, so tests can read it back.
+Draws with rich: on a terminal, as one full-screen view redrawn in place (``rich.live`` on
+the alternate screen, so lines typed or printed meanwhile never push it down and leave old
+copies behind); on any other file object, as a fresh block per change, so tests can read it
+back.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ class Screen:
             colour = "red" if game.top and game.top.colour.value == "red" else "bold"
             head = Text.assemble(("Stroop  ", "bold"), f"round {game.round}  top card ",
                                  (top, colour), f"  pile {game.pile}")
+            if game.top is None and getattr(table, "deck", None) is None:
+                head.append("\nwaiting for the dealer: name the card, or type it (QH, 10d)",
+                            style="italic")
         else:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None
@@ -63,7 +68,8 @@ class Screen:
         panel = self.render(table)
         if self.live:
             if self._live is None:
-                self._live = Live(panel, console=self.console, auto_refresh=False)
+                self._live = Live(panel, console=self.console, auto_refresh=False, screen=True,
+                                  redirect_stdout=False, redirect_stderr=False)
                 self._live.start()
             self._live.update(panel, refresh=True)
             return

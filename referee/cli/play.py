@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -169,7 +170,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         return 2
     print(f"referee: listening with {listening.engine}", file=sys.stderr)
     recorded = bool(args.audio)
-    text_sink = sys.stderr if args.json else sys.stdout
+    shown = not (args.no_screen or args.json or recorded) and sys.stdout.isatty()
+    # with the live view, what is said is shown there: the terminal is the view's
+    text_sink = open(os.devnull, "w") if shown else sys.stderr if args.json else sys.stdout
     speak_to = None if args.speak_to == "text" else args.speak_to
     if recorded and speak_to == "speakers":
         speak_to = None        # a recording is refereed silently unless --speak-to FILE.wav
@@ -183,7 +186,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         print(f"referee: --speak-to: {e}", file=sys.stderr)
         return 2
     screen = table = None
-    if not (args.no_screen or args.json or recorded) and sys.stdout.isatty():
+    if shown:
         from referee.app.screen import Screen
         screen = Screen()
     try:
@@ -235,6 +238,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         voice.close(until=listening.clock() if recorded else None)
         if screen is not None:
             screen.close()
+            text_sink.close()
         if journal is not None:
             journal.close()
         if table is not None and table.journal is not journal:
