@@ -140,6 +140,7 @@ def test_names_and_finding_the_latest_unfinished_game(tmp_path):
     def game(when, kind, finished):
         with JournalFile.new(kind, tmp_path, when) as j:
             j.append({"type": "game", "game": kind, "players": ["ann", "bob"]})
+            j.append({"type": "command", "command": "score", "at": 1.0})
             if finished:
                 j.append({"type": "final", "scores": {"ann": 3, "bob": 1}})
         return j.path
@@ -170,5 +171,8 @@ def test_new_uses_the_data_dir_by_default(tmp_path, monkeypatch):
     monkeypatch.setenv("REFEREE_DATA", str(tmp_path / "data"))
     with JournalFile.new("stroop") as j:
         j.append(GAME)
+    assert latest_unfinished() is None     # a game line alone: a start that was stopped
+    with JournalFile.reopen(j.path) as j:
+        j.append({"type": "deal", "card": "3S", "at": 1.0})
     assert j.path.parent == tmp_path / "data" / "games"
     assert latest_unfinished() == j.path
