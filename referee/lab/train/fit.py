@@ -36,7 +36,7 @@ def classes() -> list[str]:
 def load(paths: list[Path]):
     feats, labels, voices = [], [], []
     for p in paths:
-        with np.load(p) as z:
+        with np.load(p, allow_pickle=False) as z:
             f, lengths = z["feats"], z["lengths"]
             ends = np.cumsum(lengths)
             feats += np.split(f, ends[:-1])
@@ -192,7 +192,7 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0,
     out.parent.mkdir(parents=True, exist_ok=True)
     history = []
     if init is not None:
-        with np.load(init) as z:
+        with np.load(init, allow_pickle=False) as z:
             prev = json.loads(str(z["meta"]))
         history = prev.get("history", []) + [{"trained_on": prev.get("trained_on"),
                                                "epochs": prev.get("epochs")}]
