@@ -305,16 +305,8 @@ class PocketSphinx(Backed):
         if missing:
             raise EngineError(f"grammar {self.grammar.name!r}: words not in the PocketSphinx "
                               f"dictionary and no pronunciation given: {', '.join(missing)}")
-        # lw 2 and 8 Gaussians per frame: measured better in noise than the
-        # defaults (6.5, 4) for these short phrases. A lattice pass after the
-        # search (bestpath): without it calls, "goop" and commands in noise were
-        # heard a little less often (a few items each on the benchmark's and the
-        # development sets' voices). In the wheel it took 40 % of a decode, and
-        # in loud noise most of it; .ci/setup builds PocketSphinx with
-        # .ci/pocketsphinx-lattice.patch, which makes it cheap and changes no
-        # reading. A narrower word beam (wbeam 1e-20 or 1e-22), the other way
-        # to make it cheap, lost clean calls of one diphone voice ("jack of
-        # hearts" heard as "clubs").
+        # lw 2, 8 Gaussians a frame and a lattice pass: better in noise for these short
+        # phrases (figures: docs/hearing-decisions.md).
         self._config = dict(hmm=str(hmm), dict=str(small), lm=None, loglevel="FATAL",
                             bestpath=True, lw=2.0, topn=8)
         self._config.update(options)
@@ -757,11 +749,6 @@ class SegmentStream:
     the whole, and commands found at pauses were wrong one time in three.
     Anything else waits for the close.
 
-    On the tuning voices and three sets of voices kept out of training this
-    cut the p95 delay by 30 to 95 ms, for a seventh to a half more CPU, and
-    heard as many calls or a few more; of 336 sentences with card words that
-    are no call ("six of one"), 21 became a call, against 19.
-
     A pause need not be quiet (``VOICELESS``): a shuffle or slapped cards
     straight after a call hold its segment open for as long as they go on,
     and the call was decided only then, read with all that noise after it,
@@ -769,17 +756,9 @@ class SegmentStream:
     (see :class:`~.checks.VoicelessRun`) for ``VOICELESS_PAUSE`` while sound
     goes on, what has come up to ``VOICE_TAIL`` after the voice is decided as
     at the second stage, once, and ends at most ``VOICE_END`` after the
-    voice. On the tuning voices and the development sets (two corpus seeds of
-    each but Pico) this cut the p95 delay on the kept-out diphone voices from
-    318 and 315 to 273 and 286 ms, on SVOX Pico's from 350 to 312, on the
-    other diphone ones from 248 and 217 to 250 and 200, and on the tuning
-    voices from 134 and 132 to 134 and 128; of 2392 calls it heard one more
-    and lost one (to a wrong card, in clatter at 5 dB), of 368 "goop"s it
-    heard 3 more, and one more of 734 negatives became a call (talk to the
-    referee in clatter at 5 dB; none of the 336 near-misses), for 3 to 15 %
-    more CPU. Deciding after 0.21 s without a voice, and keeping 0.15 s
-    after it, was faster still but turned calls of a slow voice in quiet
-    into wrong cards: its unvoiced "of h" or "ts" had been taken for a pause."""
+    voice.
+
+    Why these settings, with the figures that chose them: docs/hearing-decisions.md."""
 
     EARLY_STEP = 0.1
     QUICK_PAUSE = 0.12
