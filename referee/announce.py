@@ -92,7 +92,7 @@ class Announcer:
         if v.outcome == "draw":
             return f"Draw between {_names(v.tied)}! The cards stay."
         if v.decided_by == "forfeit":
-            loser = v.winning_call.player if v.winning_call else "the other player"
+            loser = v.miscall.player if v.miscall else "the other player"
             return f"{loser} miscalled. {v.winner} takes {_cards(v.pile)}."
         if v.decided_by == "beginning":
             return f"{v.winner}, by a hair: started first. {_cards(v.pile).capitalize()}."

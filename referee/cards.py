@@ -165,6 +165,19 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
+class DealtTwice(ValueError):
+    """With one deck, a card dealt a second time. ``card`` holds it."""
+
+    def __init__(self, card: Card, when: str = "") -> None:
+        self.card = card
+        super().__init__(f"the {card.symbol} was already dealt" + (f" (in {when})" if when else "")
+                         + ": one deck holds each card once")
+
+
+DECK_SIZE = 52
+"""Cards in the one deck every game uses: the stock holds this many."""
+
+
 def full_deck() -> list[Card]:
     """The 52 cards of a standard deck, in a fixed order."""
     return [Card(r, s) for s in Suit for r in range(1, 14)]

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from .clock import seconds, us, us_from_ms
 from .events import Asked, Command, Count, Shout, Tally
 from .judge import first_to_finish
 from .options import OptionError, check_known, tie_window_ms
@@ -66,6 +67,9 @@ class Gooped:
     shout: Shout
     """The winning shout (the first of the tied ones)."""
     rivals: tuple[Shout, ...] = ()
+    margin_us: int | None = None
+    """Microseconds: for ``'beginning'``, how much earlier the gooper began
+    than the nearest rival; None without a rival."""
 
 
 @dataclass(frozen=True)
@@ -158,10 +162,12 @@ class GoopGame:
         self.phase = PLAYING
         self.hand = 1
         self.shouts: list[Shout] = []
-        self.deadline = 0.0
+        self.deadline = 0
+        """Microseconds: the shout race closes after this."""
         self.goopers: tuple[str, ...] = ()
         self.counts: dict[str, dict[str, int]] = {}
         self.now = float("-inf")
+        """Microseconds: the time of the latest event fed."""
         self.winner: str | None = None
         self.scored = 0
         """Hands scored so far."""
@@ -169,11 +175,11 @@ class GoopGame:
     @staticmethod
     def time_key(event) -> tuple:
         if isinstance(event, Shout):
-            return (event.end, 0, event.start, event.player, event.said)
+            return (us(event.end), 0, us(event.start), event.player, event.said)
         if isinstance(event, Count):
-            return (event.at, 1, 0.0, event.player, event.field)
+            return (us(event.at), 1, 0, event.player, event.field)
         if isinstance(event, (Tally, Command)):
-            return (event.at, 2, 0.0, "", getattr(event, "name", "tally"))
+            return (us(event.at), 2, 0, "", getattr(event, "name", "tally"))
         raise GoopError(f"Goop takes shouts, counts, tallies and commands, not {type(event).__name__}")
 
     def _go(self, happening: str) -> None:
@@ -184,7 +190,7 @@ class GoopGame:
         out = self.advance(t, strict=True)
         self.now = max(self.now, t)
         if self.phase == OVER:
-            return out + [GoopNote(t, "the game is over")]
+            return out + [GoopNote(seconds(t), "the game is over")]
         if isinstance(event, Shout):
             return out + self._shout(event)
         if isinstance(event, Count):
@@ -197,7 +203,8 @@ class GoopGame:
             return out + [Asked(event)]
         return out
 
-    def advance(self, now: float, strict: bool = False) -> list:
+    def advance(self, now: int, strict: bool = False) -> list:
+        """Settle a shout race whose tie window closed before ``now`` (microseconds)."""
         if self.phase == RACING and (now > self.deadline if strict else now >= self.deadline):
             return self._settle()
         return []
@@ -207,7 +214,7 @@ class GoopGame:
             return []
         out = self._settle() if self.phase == RACING else []
         if self.phase == COUNTING and self.counts:
-            out += self._score(self.now, final=True)
+            out += self._score(final=True)
         self._go("end")
         return out + [GoopOver(dict(self.totals), self.winner, self.scored)]
 
@@ -218,13 +225,13 @@ class GoopGame:
         out: list = []
         if self.phase == COUNTING:
             if self._complete():
-                out += self._score(shout.end)     # the next hand has begun
+                out += self._score()     # the next hand has begun
             else:
                 return [ShoutJudged(self.hand, shout, "the hand is over: the count is on")]
         if self.phase == OVER:
             return out
         if self.phase == PLAYING:
-            self.deadline = shout.end + self.options.tie_window_ms / 1000.0
+            self.deadline = us(shout.end) + us_from_ms(self.options.tie_window_ms)
         self.shouts.append(shout)
         self._go("shout")
         return out
@@ -235,7 +242,8 @@ class GoopGame:
         self._go("window-closed")
         self.counts = {}
         self.shouts = []
-        return [Gooped(self.hand, self.goopers, race.decided_by, race.winners[0], race.rivals)]
+        return [Gooped(self.hand, self.goopers, race.decided_by, race.winners[0], race.rivals,
+                       race.margin_us)]
 
     def _count(self, count: Count) -> list:
         if count.player not in self.totals:
@@ -257,12 +265,12 @@ class GoopGame:
             return []
         if self.phase != COUNTING:
             return [GoopNote(at, "nothing to tally: no one has gooped")]
-        return self._score(at)
+        return self._score()
 
     def _complete(self) -> bool:
         return all(f in self.counts.get(p, {}) for p in self.players for f in FIELDS)
 
-    def _score(self, at: float, final: bool = False) -> list:
+    def _score(self, final: bool = False) -> list:
         missing = tuple(f"{p} {f}" for p in self.players for f in FIELDS if f not in self.counts.get(p, {}))
         counts = {p: {f: self.counts.get(p, {}).get(f, 0) for f in FIELDS} for p in self.players}
         points = {p: c["centre"] - 2 * c["left"] for p, c in counts.items()}

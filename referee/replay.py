@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .clock import seconds
 from .judge import Judge
 from .journal import Log, LogError, parse_lines
 from .games import make_game
@@ -36,7 +37,7 @@ def replay(log: Log) -> list:
         try:
             verdicts += judge.push("log", event)
             if times[i + 1] > times[i]:     # everything at this instant is in
-                verdicts += judge.heard("log", times[i])
+                verdicts += judge.heard("log", seconds(times[i]))
         except ValueError as e:
             raise LogError(line, str(e)) from None
     return verdicts + judge.finish()

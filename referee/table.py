@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from .announce import Announcer, scores_sentence
 from .cards import Card, full_deck
+from .clock import seconds
 from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
 from .games import make_game
 from .journal import SUMMARY_TYPES, dumps, encode, encode_verdict
@@ -348,7 +349,7 @@ class Table:
     def _replay(self, history: list) -> None:
         """Rebuild the game from a journal's happenings, silently: their
         verdicts were journaled and announced before."""
-        last = max((self.game.time_key(h)[0] for h in history), default=self.now)
+        last = max((seconds(self.game.time_key(h)[0]) for h in history), default=self.now)
         # The resumed clock starts at ``offset``: nothing can be heard between the last
         # happening and it, so what was open up to there is settled now, as it was (or
         # would have been) before the crash, not once more when the mics start.

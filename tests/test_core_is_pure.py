@@ -4,7 +4,7 @@ sounddevice, pyttsx3 and numpy unavailable."""
 import subprocess
 import sys
 
-CORE = ["referee.cards", "referee.events", "referee.judge", "referee.stroop", "referee.goop",
+CORE = ["referee.cards", "referee.clock", "referee.events", "referee.judge", "referee.stroop", "referee.goop",
         "referee.numbers", "referee.goop_count", "referee.journal", "referee.games",
         "referee.replay", "referee.account", "referee.announce", "referee.options"]
 
