@@ -13,7 +13,8 @@ The rules in our own words (RULINGS.md, Goop):
 * The hand is scored at the tally (the count is done), or when the next hand
   starts or the game ends with the count complete.
 * The game ends at the end of the hand in which someone reaches the target
-  (100); the highest total wins, and a tie at the top plays another hand.
+  (100); the highest total wins. A tie at the top plays another hand, and so
+  on until the top is not tied: the highest total then wins, even below 100.
 * Next hand: decks are picked lowest total first (ties in seat order), and
   the gooper says "Go".
 """
@@ -114,7 +115,7 @@ class HandOver:
     """Who says "Go" for the next hand: the gooper."""
     game_over: bool = False
     tied_at_top: tuple[str, ...] = ()
-    """Players tied at the top over the target: another hand is played."""
+    """Players tied at the top once someone has reached the target: another hand is played."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,8 @@ class GoopGame:
         self.winner: str | None = None
         self.scored = 0
         """Hands scored so far."""
+        self.extra_hands = False
+        """Someone has reached the target with the top tied: hands go on until it is not."""
 
     @staticmethod
     def time_key(event) -> tuple:
@@ -280,10 +283,13 @@ class GoopGame:
         order = tuple(sorted(self.players, key=lambda p: (self.totals[p], self.players.index(p))))
         best = max(self.totals.values())
         top = tuple(p for p in self.players if self.totals[p] == best)
-        over = best >= self.options.target and len(top) == 1
+        # Once someone has reached the target, the game ends at the first hand whose top is
+        # not tied, whatever the totals then (RULINGS Goop 3).
+        self.extra_hands = self.extra_hands or best >= self.options.target
+        over = self.extra_hands and len(top) == 1
         hand = HandOver(self.hand, self.goopers, counts, points, dict(self.totals), false_goop,
                         missing, order, self.goopers[0] if self.goopers else "",
-                        over, top if best >= self.options.target and len(top) > 1 else ())
+                        over, top if self.extra_hands and len(top) > 1 else ())
         self.hand += 1
         self.scored += 1
         self.goopers = ()
