@@ -260,7 +260,8 @@ VERDICT_ENCODERS = {
                                 "unclaimed": v.unclaimed, "rounds": v.rounds},
     stroop.CallJudged: lambda v: {"type": "judged", "round": v.round, **_call_obj(v.call),
                                   "outcome": v.outcome, "reason": v.reason,
-                                  **({"late_by": v.late_by} if v.late_by is not None else {})},
+                                  **({"late_by": v.late_by, "late_to": v.late_to}
+                                     if v.late_by is not None else {})},
     stroop.PlayerOut: lambda v: {"type": "out", "round": v.round, "player": v.player, "at": v.at},
     stroop.AllActive: lambda v: {"type": "all-active", "round": v.round, "at": v.at},
     stroop.Undone: lambda v: {"type": "undone", "round": v.round, "winner": v.winner,

@@ -130,6 +130,8 @@ class CallJudged:
     """For a ``'late'`` call that would have qualified: seconds after the
     winning call it was completed (a race lost by more than the tie window),
     exact to the microsecond. None after a forfeit: no call won that round."""
+    late_to: str | None = None
+    """For a ``'late'`` call with ``late_by``: the player whose call won."""
 
 
 @dataclass(frozen=True)
@@ -426,12 +428,13 @@ class StroopGame:
         if self.phase == WAITING:
             return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
         if self.phase == SETTLED:
-            late_by = None
+            late_by, late_to = None, None
             if (self.won_by is not None and call.player not in self.inactive
                     and call.player != self.won_by.player and self.top is not None
                     and qualifies(call.said, self.top, self.match_cards.get(call.player))):
                 late_by = seconds(us(call.end) - us(self.won_by.end))
-            return [CallJudged(self.round, call, "late", self._too_late(call), late_by)]
+                late_to = self.won_by.player
+            return [CallJudged(self.round, call, "late", self._too_late(call), late_by, late_to)]
         if self.paused:
             return [CallJudged(self.round, call, "paused", "the game is paused")]
         if call.player in self.inactive:

@@ -18,8 +18,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .announce import Announcer, scores_sentence
-from .cards import Card, full_deck
+from .announce import Announcer, deal_sentence, question_sentence, scores_sentence, sentence, top_card_sentence
+from .cards import Card, DealtTwice, full_deck
 from .clock import seconds
 from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
 from .games import make_game
@@ -37,9 +37,15 @@ class VirtualDeck:
     """The referee's own shuffled deck, for games without a dealer."""
 
     def __init__(self, seed: int | None = None, cards: list[Card] | None = None) -> None:
+        """The 52 cards shuffled by ``seed``, or ``cards`` in order (each once)."""
         self.cards = list(cards) if cards is not None else full_deck()
         if cards is None:
             random.Random(seed).shuffle(self.cards)
+        seen: set[Card] = set()
+        for c in self.cards:
+            if c in seen:
+                raise DealtTwice(c, "this stock")
+            seen.add(c)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -122,6 +128,8 @@ class Table:
         self._reminded = False
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
+        self.dealt: set[Card] = set()
+        """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         if history:
             self._replay(history)
         elif journal is not None and write_start:
@@ -173,6 +181,8 @@ class Table:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
         if self.start.game != "stroop":
             return "cards are dealt only in Stroop"
+        if card in self.dealt:
+            return str(DealtTwice(card))
         self._push(KEYBOARD, Deal(card, self.now))
         return None
 
@@ -196,6 +206,10 @@ class Table:
                 # can precede what the dealer's mic already promised (its watermark) by a
                 # few tens of ms: the deal is then timed at that promise, not dropped.
                 at = max(start, self._mic_heard.get(DEALER, start))
+                if card in self.dealt:      # one deck: not dealt, and the dealer is told
+                    self._note(f"not dealt: {DealtTwice(card)}")
+                    self._say(sentence("dealt-again"), at=end, urgent=True)
+                    return None
                 return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
@@ -209,6 +223,8 @@ class Table:
             # The hearing layer broke its watermark promise: say so, do not crash.
             self._note(f"not judged: {e}")
             return
+        if isinstance(happening, Deal):
+            self.dealt.add(happening.card)
         # Journaled before any of the verdicts it brings.
         if self.journal is not None:
             self.journal.append(encode(happening))
@@ -245,7 +261,7 @@ class Table:
         if card is None:
             self.finish()
             return
-        self._say(card.spoken.capitalize() + ".", at=self.now, urgent=True)
+        self._say(deal_sentence(card), at=self.now, urgent=True)
         self._round_open_since = self.now
         self._push(DECK, Deal(card, self.now))
 
@@ -261,7 +277,7 @@ class Table:
                 and len(self.start.players) == 3 and self.dialogue is None and not self.over
                 and self.now - self._last_voice >= self.options.lock_reminder):
             self._reminded = True
-            self._say("All quiet. If nobody can play, shuffle your decks and deal three.", at=self.now)
+            self._say(sentence("lock-reminder"), at=self.now)
 
     def _shell_command(self, name: str) -> None:
         if name == "score":
@@ -287,9 +303,10 @@ class Table:
         self.over = False
         self.dialogue = None
         self.last_heard = {}
+        self.dealt = set()
         self._round_open_since = None
         self.deck = deck
-        self._say("New game.", at=self.now, urgent=True)
+        self._say(sentence("new-game"), at=self.now, urgent=True)
         self._next_deal = self.now + self.options.deal_pause if deck is not None else None
 
     def standing(self) -> list[str]:
@@ -297,9 +314,9 @@ class Table:
         out = [scores_sentence(self._scores())]
         game = self.game
         if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
-            out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
+            out.append(top_card_sentence(game.round, game.top))
         if self.dialogue is not None and self.dialogue.asking:
-            out.append(f"Counting: {self.dialogue.asking[0]}, {self.dialogue.asking[1]}.")
+            out.append(question_sentence(*self.dialogue.asking))
         return out
 
     def _scores(self) -> dict:
@@ -356,6 +373,8 @@ class Table:
         upto = max(last, self.options.offset)
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
+            if isinstance(h, Deal):
+                self.dealt.add(h.card)
         for s in self.channels + [DECK, KEYBOARD]:
             self.verdicts += self.judge.heard(s, upto)
         self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
