@@ -7,7 +7,8 @@ The rules in our own words:
   different rank, a different colour and the same class (court: A, J, Q, K;
   number: 2 to 10) as the top card. The seed's table lists 9♧ on 3♠ and A♦ on
   Q♡ as qualifying; both break its own rule text, and the rule text wins.
-* A call that names no full card ("four", "hearts") is a **miscall**.
+* A call that names no full card is a **miscall**: a partial call (a bare
+  rank or suit, "a heart", a call cut short like "jack of") or no card words.
 * Each deal starts a round with every player active. A call takes effect when
   it is completed (its end time). An active player who miscalls becomes
   inactive, unless every other player has already miscalled this round: then
@@ -38,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from .cards import Card, DealtTwice, describe_call
+from .cards import Card, DealtTwice, Partial, read_call
 from .clock import seconds, us, us_from_ms
 from .events import COMMANDS, Asked, Call, Command, Deal
 from .judge import first_to_finish
@@ -77,10 +78,11 @@ class StroopOptions:
 def miscall_reason(said: str, top: Card, match: Card | None = None) -> str | None:
     """Why the call ``said`` does not qualify on ``top`` (for a player with
     match card ``match``), in plain words; None when it qualifies."""
-    card = Card.find(said)
+    card = read_call(said)
+    if isinstance(card, Partial):       # a partial call is a miscall (RULINGS Stroop 3)
+        return "was cut short" if card.cut_short else f"names {card.what}"
     if card is None:
-        named = describe_call(said)
-        return "names no full card" if named == "no card" else f"names {named}"
+        return "names no full card"
     if match is not None and top.suit == match.suit:
         if card.suit != top.suit:
             return f"the match card {match.symbol} asks for {top.suit.word}"

@@ -21,7 +21,8 @@ from typing import Any, TextIO
 from .announce import Announcer, deal_sentence, question_sentence, scores_sentence, sentence, top_card_sentence
 from .cards import Card, DealtTwice, full_deck
 from .clock import seconds
-from .events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
+from .events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
+                     UtteranceKind, command_name)
 from .games import make_game
 from .journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from .judge import Judge, LateReport
@@ -198,7 +199,7 @@ class Table:
             name = command_name(said)
             return Command(name, end, None if stream == DEALER else stream) if name else None
         if self.start.game == "stroop":
-            if kind != "call":
+            if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):
                 return None
             if stream == DEALER:
                 card = Card.find(said)
