@@ -180,7 +180,8 @@ class GoopGame:
         if isinstance(event, Shout):
             return (us(event.end), 0, us(event.start), event.player, event.said)
         if isinstance(event, Count):
-            return (us(event.at), 1, 0, event.player, event.field)
+            # Two numbers for one field at one instant: the value decides, not the line order.
+            return (us(event.at), 1, 0, event.player, event.field, event.value)
         if isinstance(event, (Tally, Command)):
             return (us(event.at), 2, 0, "", getattr(event, "name", "tally"))
         raise GoopError(f"Goop takes shouts, counts, tallies and commands, not {type(event).__name__}")
