@@ -280,15 +280,14 @@ class StroopGame:
         """The call that won this round."""
         self.forfeited: Call | None = None
         """The miscall that gave this round away (``two_player_miscall: forfeit``)."""
-        self._dealt_in: dict[Card, int] = {}
         self.deadline = 0
         """Microseconds: the race closes after this."""
         self.now = float("-inf")
         """Microseconds: the time of the latest event fed."""
         self.pending: list[Call] = []
         """Calls completed at the instant ``now``, judged together once it has passed."""
-        self.dealt: set[Card] = set()
-        """Cards dealt so far: one deck, so none twice."""
+        self.dealt: dict[Card, int] = {}
+        """Card -> the round it was dealt in: one deck, so no card twice."""
         self.paused = False
         self.ended = False
         self.decided: list[tuple[int, str | None, int]] = []
@@ -402,12 +401,11 @@ class StroopGame:
 
     def _deal(self, deal: Deal) -> list:
         if deal.card in self.dealt:
-            raise DealtAgain(deal.card, f"round {self._dealt_in[deal.card]}")
+            raise DealtAgain(deal.card, f"round {self.dealt[deal.card]}")
         out = self._close_round()
         self._go("deal")
         self.round += 1
-        self.dealt.add(deal.card)
-        self._dealt_in[deal.card] = self.round
+        self.dealt[deal.card] = self.round
         self.top = deal.card
         self.pile += 1
         self.inactive.clear()

@@ -143,3 +143,24 @@ def test_an_undone_round_does_not_return_its_card_to_the_deck():
     objs = [game(), deal("3S", 0), {"type": "command", "command": "undo", "at": 1}, deal("3S", 2)]
     with pytest.raises(ValueError, match="already dealt"):
         verdicts(objs)
+
+
+# --- The margin of a race is kept --------------------------------------------------------
+
+def test_the_margin_is_on_the_verdict_in_whole_microseconds(tmp_path, capsys):
+    objs = [game(), deal("3S", 7.5), call("ann", "four of hearts", 7.6, 8.01),
+            call("bob", "five of diamonds", 7.55, 8.05)]
+    (r,) = rounds(objs)
+    assert r["margin_us"] == 50_000
+    (g,) = of("gooped", [goop_game(), shout("ann", 7.7, 8.01), shout("bob", 7.6, 8.05)])
+    assert g["margin_us"] == 100_000
+    log = tmp_path / "race.jsonl"
+    log.write_text("\n".join(json.dumps(o) for o in objs) + "\n")
+    assert main(["replay", str(log)]) == 0
+    assert 'began "five of diamonds" 50 ms earlier' in capsys.readouterr().out
+
+
+def test_no_margin_without_another_player_in_the_race():
+    (r,) = rounds([game(), deal("3S", 0), call("ann", "four of hearts", 0.5, 1.0),
+                   call("ann", "five of hearts", 0.4, 1.02)])
+    assert "margin_us" not in r
