@@ -163,4 +163,4 @@ def test_the_margin_is_on_the_verdict_in_whole_microseconds(tmp_path, capsys):
 def test_no_margin_without_another_player_in_the_race():
     (r,) = rounds([game(), deal("3S", 0), call("ann", "four of hearts", 0.5, 1.0),
                    call("ann", "five of hearts", 0.4, 1.02)])
-    assert "margin_us" not in r
+    assert (r["decided_by"], r["rivals"]) == ("alone", []) and "margin_us" not in r
