@@ -80,7 +80,7 @@ def first_to_finish(entries: Sequence[Any], window: float) -> Race:
         return Race((winner,), "beginning", rivals, nearest - us(winner.start))
     seen: set = set()
     tied = tuple(e for e in began if not (_who(e) in seen or seen.add(_who(e))))
-    return Race(tied, "draw", tuple(e for e in ordered if _who(e) not in seen), 0)
+    return Race(tied, "draw", tuple(e for e in ordered if _who(e) not in seen))
 
 
 class Game(Protocol):

@@ -164,3 +164,15 @@ def test_no_margin_without_another_player_in_the_race():
     (r,) = rounds([game(), deal("3S", 0), call("ann", "four of hearts", 0.5, 1.0),
                    call("ann", "five of hearts", 0.4, 1.02)])
     assert (r["decided_by"], r["rivals"]) == ("alone", []) and "margin_us" not in r
+
+
+def test_the_margin_is_to_the_nearest_other_player():
+    c = [Call("ann", "x", 0.50, 1.000), Call("bob", "x", 0.45, 1.100), Call("cai", "x", 0.40, 1.070)]
+    r = first_to_finish(c, 0.04)
+    assert (r.winners[0].player, r.decided_by, r.margin_us) == ("ann", "completion", 70_000)
+    c = [Call("ann", "x", 0.50, 1.000), Call("bob", "x", 0.60, 1.030), Call("cai", "x", 0.56, 1.040),
+         Call("ann", "x", 0.30, 1.035)]
+    r = first_to_finish(c, 0.04)
+    assert (r.winners[0].start, r.decided_by, r.margin_us) == (0.30, "beginning", 260_000)
+    assert [e.player for e in r.rivals] == ["bob", "cai"]
+    assert first_to_finish(c[:1], 0.04).margin_us is None
