@@ -176,3 +176,21 @@ def test_the_margin_is_to_the_nearest_other_player():
     assert (r.winners[0].start, r.decided_by, r.margin_us) == (0.30, "beginning", 260_000)
     assert [e.player for e in r.rivals] == ["bob", "cai"]
     assert first_to_finish(c[:1], 0.04).margin_us is None
+
+
+def test_an_old_journal_still_replays(tmp_path, capsys):
+    """Written before the integer clock: seconds as floats, old verdict lines (skipped)."""
+    log = tmp_path / "old.jsonl"
+    log.write_text("\n".join([
+        '{"type":"game","game":"stroop","players":["ann","bob"],"setup":{}}',
+        '{"type":"deal","card":"3S","at":7.5}',
+        '{"type":"call","player":"ann","said":"four of hearts","start":7.6,"end":8.01}',
+        '{"type":"judged","round":1,"player":"ann","said":"four of hearts","start":7.6,"end":8.01,'
+        '"outcome":"qualifies","reason":"qualifies on 3♠"}',
+        '{"type":"round","round":1,"top":"3S","winner":"ann","pile":1,"outcome":"won",'
+        '"decided_by":"alone","carried":0,"call":null,"rivals":[],"scores":{"ann":1,"bob":0}}',
+        '{"type":"call","player":"bob","said":"five of diamonds","start":7.55,"end":8.05}',
+    ]) + "\n")
+    assert main(["replay", "--json", str(log)]) == 0
+    first = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (first["winner"], first["decided_by"], first["margin_us"]) == ("bob", "beginning", 50_000)
