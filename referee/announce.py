@@ -47,7 +47,7 @@ TEMPLATES = {
     "game-won": "Game over. {winner} wins with {amount}.",
     "game-tied": "Game over. {players} tie with {amount}.",
     "dealt-again": "That card was already dealt. Say the card again.",
-    "top-card": "Round {round} is on: the top card is the {card}.",
+    "top-card": "Round {round} is on: the top card is the {top_card}.",
     # Both games
     "scores": "{standings}.",
     "new-game": "A new game starts.",
@@ -56,7 +56,7 @@ TEMPLATES = {
     "gooped-began-first": "{player} gooped! {player} began {margin} milliseconds sooner.",
     "gooped-together": "{players} gooped together!",
     "false-goop": "{players} made a false Goop!",
-    "goop-won": "Game over. {winner} wins with {amount}.",
+    "goop-won": "Game over. {winner} wins with {points}.",
     "top-tied": "{players} tie at the top: play one more hand.",
     "pick-decks": "Pick decks: {order}. {player} says go.",
     "goop-ended-tied": "The game ends with {players} tied at the top.",
@@ -75,7 +75,8 @@ SAMPLES = {
     "player": "Ann", "players": "Ann and Bob", "cards": "two cards",
     "margin": "sixty", "amount": "twelve cards", "standings": "Bob has five, Ann has minus two",
     "order": "Cai first, then Bob, then Ann", "question": "Ann, how many cards are left in your Goop pile?",
-    "top": "thirteen", "number": "Twelve", "round": "three",
+    "top": "thirteen", "number": "Twelve", "round": "three", "top_card": "queen of hearts",
+    "points": "one hundred and four points",
 }
 
 
@@ -116,7 +117,7 @@ def deal_sentence(card) -> str:
 
 
 def top_card_sentence(round_: int, card) -> str:
-    return sentence("top-card", round=spoken_number(round_), card=card.spoken)
+    return sentence("top-card", round=spoken_number(round_), top_card=card.spoken)
 
 
 def question_sentence(player: str, field: str) -> str:
@@ -224,7 +225,7 @@ class Announcer:
         if v.game_over:
             best = max(v.totals.values())
             winner = next(p for p, n in v.totals.items() if n == best)
-            parts.append(sentence("goop-won", winner=spoken_name(winner), amount=_amount(best, "point")))
+            parts.append(sentence("goop-won", winner=spoken_name(winner), points=_amount(best, "point")))
             return " ".join(parts)
         if v.tied_at_top:
             parts.append(sentence("top-tied", players=spoken_names(v.tied_at_top)))

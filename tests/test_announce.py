@@ -72,3 +72,12 @@ def test_goop_sentences_lead_with_the_player_and_say_numbers_as_words():
         "Pick decks: Bob first, then Cai, then Ann. Ann says go.",
         "The game ends with Cai and Ann tied at the top. Cai has twelve, Ann has twelve, Bob has minus three.",
     ]
+
+
+def test_a_goop_win_and_its_points():
+    objs = [{"type": "game", "game": "goop", "players": ["ann", "bob"], "options": {"target": 10}},
+            {"type": "shout", "player": "ann", "said": "goop", "start": 1.0, "end": 1.4}]
+    objs += [{"type": "count", "player": p, "field": f, "value": v, "at": 2 + i}
+             for i, (p, f, v) in enumerate([("ann", "centre", 12), ("ann", "left", 0),
+                                            ("bob", "centre", 1), ("bob", "left", 1)])]
+    assert spoken(objs)[-1] == "Ann has twelve, Bob has minus one. Game over. Ann wins with twelve points."
