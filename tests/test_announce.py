@@ -13,10 +13,10 @@ def test_wins_races_draws_and_the_end():
            deal("QH", 2), call("bob", "king of spades", 2.0, 2.50), call("ann", "jack of clubs", 2.1, 2.52),
            deal("6D", 4), call("ann", "eight of clubs", 4.5, 5.0), call("bob", "two of spades", 4.5, 5.01)]
     assert spoken(log, scores_every=0) == [
-        "ann wins one card.",
-        "bob, by a hair: started first. One card.",
-        "Draw between ann and bob! The cards stay.",
-        "Game over. ann and bob tie with 1 card.",
+        "Ann wins one card.",
+        "Bob wins one card: Bob began one hundred milliseconds sooner.",
+        "Ann and Bob tie! The cards stay.",
+        "Game over. Ann and Bob tie with one card each.",
     ]
 
 
@@ -24,17 +24,20 @@ def test_scores_every_two_rounds_and_miscalls_when_verbose():
     log = [game(), deal("3S", 0), call("bob", "three of hearts", 0.2, 0.4), call("ann", "four of hearts", 0.5, 1.0),
            deal("QH", 2), call("bob", "king of spades", 2.0, 2.5)]
     assert spoken(log, scores_every=2, verbosity="verbose") == [
-        "bob is out this round.",
-        "ann wins one card.",
-        "bob wins one card. Score: ann 1, bob 1.",
-        "Game over. ann and bob tie with 1 card.",
+        "Bob is out this round.",
+        "Ann wins one card.",
+        "Bob wins one card. Ann has one, Bob has one.",
+        "Game over. Ann and Bob tie with one card each.",
     ]
-    assert "bob is out this round." not in spoken(log)   # normal verbosity
+    assert "Bob is out this round." not in spoken(log)   # normal verbosity
 
 
-def test_forfeit_is_explained():
-    log = [game(options={"two_player_miscall": "forfeit"}), deal("3S", 0), call("bob", "three of hearts", 0.2, 0.4)]
-    assert spoken(log, scores_every=0)[0] == "bob miscalled. ann takes one card."
+def test_forfeit_leads_with_the_winner_and_names_the_miscall():
+    log = [game(options={"two_player_miscall": "forfeit"}), deal("3S", 0), call("bob", "three of hearts", 0.2, 0.4),
+           call("bob", "four of hearts", 0.3, 0.5)]
+    said = spoken(log, scores_every=0)
+    assert said[0] == "Ann takes one card: Bob miscalled."
+    assert not [s for s in said if "hair" in s]
 
 
 def test_a_race_lost_by_more_than_the_window_is_won_by_a_hair():
@@ -44,8 +47,37 @@ def test_a_race_lost_by_more_than_the_window_is_won_by_a_hair():
            deal("6D", 3), call("ann", "eight of clubs", 3.5, 4.0),
            call("bob", "two of spades", 3.5, 4.9)]            # 900 ms: not a hair
     assert spoken(log, scores_every=0) == [
-        "ann wins one card.",
-        "By a hair: bob finished 120 milliseconds later.",
-        "ann wins one card.",
-        "Game over. ann wins with 2 cards. Score: bob 0.",
+        "Ann wins one card.",
+        "Ann won by a hair: Bob was one hundred and twenty milliseconds later.",
+        "Ann wins one card.",
+        "Game over. Ann wins with two cards. Bob has zero.",
     ]
+
+
+def test_nobody_draws_with_himself_aloud():
+    log = [game(), deal("3S", 0), call("ann", "four of hearts", 0.5, 1.0), call("ann", "five of hearts", 0.5, 1.0)]
+    assert spoken(log, scores_every=0)[0] == "Ann wins one card."
+
+
+def test_goop_sentences_lead_with_the_player_and_say_numbers_as_words():
+    objs = [{"type": "game", "game": "goop", "players": ["cai", "bob", "ann"], "options": {"target": 10}},
+            {"type": "shout", "player": "ann", "said": "goop", "start": 1.0, "end": 1.4}]
+    for i, (p, centre, left) in enumerate([("ann", 12, 0), ("bob", 1, 2), ("cai", 12, 0)]):
+        objs += [{"type": "count", "player": p, "field": "centre", "value": centre, "at": 2 + i},
+                 {"type": "count", "player": p, "field": "left", "value": left, "at": 2.5 + i}]
+    objs += [{"type": "tally", "at": 9}, {"type": "command", "command": "end", "at": 10}]
+    assert spoken(objs) == [
+        "Ann gooped!",
+        "Cai has twelve, Ann has twelve, Bob has minus three. Cai and Ann tie at the top: play one more hand. "
+        "Pick decks: Bob first, then Cai, then Ann. Ann says go.",
+        "The game ends with Cai and Ann tied at the top. Cai has twelve, Ann has twelve, Bob has minus three.",
+    ]
+
+
+def test_a_goop_win_and_its_points():
+    objs = [{"type": "game", "game": "goop", "players": ["ann", "bob"], "options": {"target": 10}},
+            {"type": "shout", "player": "ann", "said": "goop", "start": 1.0, "end": 1.4}]
+    objs += [{"type": "count", "player": p, "field": f, "value": v, "at": 2 + i}
+             for i, (p, f, v) in enumerate([("ann", "centre", 12), ("ann", "left", 0),
+                                            ("bob", "centre", 1), ("bob", "left", 1)])]
+    assert spoken(objs)[-1] == "Ann has twelve, Bob has minus one. Game over. Ann wins with twelve points."

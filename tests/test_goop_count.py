@@ -26,15 +26,15 @@ def test_number_words_round_trip():
 
 def test_dialogue_asks_reads_back_accepts_corrections_and_tallies():
     d = CountDialogue(["ann", "bob"], start=0.0, confirm=1.0, reask=5.0)
-    assert d.opening == [Say("Count! ann, cards in the centre?", 0.0)]
+    assert d.opening == [Say("Count! Ann, how many of your cards are in the centre?", 0.0)]
     assert d.heard("bob", "three", 1.0) == []                 # not bob's turn
     assert d.heard("ann", "seven", 1.5) == [Count("ann", "centre", 7, 1.5), Say("Seven.", 1.5)]
     assert d.heard("ann", "no, nine", 2.0) == [Count("ann", "centre", 9, 2.0), Say("Nine.", 2.0)]
     assert d.tick(2.9) == []
-    assert d.tick(3.0) == [Say("ann, cards left in your Goop pile?", 3.0)]
-    assert d.heard("ann", "fourteen", 3.5) == [Say("That can't be: 0 to 13. ann, cards left in your Goop pile?", 3.5)]
+    assert d.tick(3.0) == [Say("Ann, how many cards are left in your Goop pile?", 3.0)]
+    assert d.heard("ann", "fourteen", 3.5) == [Say("That can't be: say zero to thirteen. Ann, how many cards are left in your Goop pile?", 3.5)]
     assert d.tick(8.4) == []
-    assert d.tick(8.5) == [Say("ann, cards left in your Goop pile?", 8.5)]   # asked again
+    assert d.tick(8.5) == [Say("Ann, how many cards are left in your Goop pile?", 8.5)]   # asked again
     d.heard(None, "none", 9.0)                                   # a shared mic: anyone answers
     d.tick(10.0)
     d.heard("bob", "four", 10.5)

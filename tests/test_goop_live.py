@@ -14,6 +14,7 @@ import time
 import pytest
 
 from referee.core.numbers import number_words, parse_number
+from referee.core.announce import question_sentence
 from live_game import Referee, duration, journal_lines, mix_wav, replay_json, voice_wav
 
 PLAYERS = "ann,bob,cai"
@@ -27,14 +28,11 @@ DEVICES = ",".join(MIC[p][0] for p in PLAYERS.split(","))
 #: ann (en-us+f2) gives the clearest numbers
 VOICE = {"ann": "espeak:en-us+f2", "bob": "espeak:en-us+m1", "cai": "espeak:en-us+m3"}
 #: question -> the answers said into the asked player's mic, one after each read-back
-ANSWERS = {
-    "ann, cards in the centre?": ["ten", "no, twelve"],
-    "ann, cards left in your Goop pile?": ["zero"],
-    "bob, cards in the centre?": ["ten"],
-    "bob, cards left in your Goop pile?": ["zero"],
-    "cai, cards in the centre?": ["three"],
-    "cai, cards left in your Goop pile?": ["two"],
-}
+ANSWERS = {question_sentence(p, f): said for p, f, said in [
+    ("ann", "centre", ["ten", "no, twelve"]), ("ann", "left", ["zero"]),
+    ("bob", "centre", ["ten"]), ("bob", "left", ["zero"]),
+    ("cai", "centre", ["three"]), ("cai", "left", ["two"]),
+]}
 
 
 @pytest.fixture(scope="module")
@@ -79,11 +77,11 @@ class Table:
                 q = next((q for q in ANSWERS if text.endswith(q)), None)
                 readback = parse_number(text.rstrip("."))
                 if q is not None:
-                    who = q.split(",")[0]
+                    who = q.split(",")[0].lower()     # the question names the player capitalised
                     pending = list(ANSWERS[q])
                     expect, fixes = parse_number(pending[-1]).value, 0
-                    # the question is being spoken: answer when it is over
-                    time.sleep(max(0.0, t + 1.6 - time.monotonic()))
+                    # the question is being spoken: answer when it is over (~0.27 s a word)
+                    time.sleep(max(0.0, t + 0.27 * len(text.split()) - time.monotonic()))
                     self._answer((who, pending.pop(0)))
                 elif readback is not None and who is not None:
                     time.sleep(max(0.0, t + 0.2 - time.monotonic()))
@@ -170,7 +168,7 @@ def test_a_goop_hand_through_pulseaudio_then_crash_and_resume(mics, tmp_path):
                    data=data)
     try:
         ref2.wait_err("Resuming.", 60)
-        assert "ann 12" in ref2.stderr and "bob 10" in ref2.stderr, ref2.stderr
+        assert "Ann has twelve" in ref2.stderr and "Bob has ten" in ref2.stderr, ref2.stderr
         time.sleep(0.5)
         ref2.type("end")
         final = ref2.wait_objects("final", 1, 20)[0]

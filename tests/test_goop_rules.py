@@ -159,3 +159,24 @@ def test_shuffled_goop_logs_replay_the_same():
         body = objs[1:]
         rnd.shuffle(body)
         assert run([objs[0]] + body) == expected
+
+
+def test_after_a_tie_at_the_top_the_highest_total_wins_even_below_the_target():
+    objs = [game(players=["ann", "bob"], target=10),
+            shout("ann", 1, 1.5), *counts(2, ann=(12, 0), bob=(12, 0)), tally(9),
+            shout("bob", 21, 21.5), *counts(22, ann=(0, 3), bob=(0, 2)), tally(29)]
+    v = run(objs)
+    h1, h2 = of("hand", v)
+    assert h2["totals"] == {"ann": 6, "bob": 8}
+    assert h2["game_over"] is True
+    assert of("final", v)[0]["winner"] == "bob"
+
+
+def test_a_tie_at_the_top_goes_on_hand_after_hand():
+    objs = [game(players=["ann", "bob"], target=10),
+            shout("ann", 1, 1.5), *counts(2, ann=(12, 0), bob=(12, 0)), tally(9),
+            shout("bob", 21, 21.5), *counts(22, ann=(1, 1), bob=(1, 1)), tally(29),
+            shout("ann", 41, 41.5), *counts(42, ann=(0, 0), bob=(1, 0)), tally(49)]
+    h1, h2, h3 = of("hand", run(objs))
+    assert [h["tied_at_top"] for h in (h1, h2, h3)] == [["ann", "bob"], ["ann", "bob"], []]
+    assert [h["game_over"] for h in (h1, h2, h3)] == [False, False, True]

@@ -157,8 +157,8 @@ def test_a_stroop_game_through_pulseaudio(mics, tmp_path):
     spans = speech_spans(voice)
     assert spans, "nothing came out of the speaker sink"
     texts = [s for _, s in ref.announcements()]
-    assert [s.split(" wins")[0] for s in texts if " wins one card" in s] == ["ann", "ann", "bob"]
-    assert texts[-1].startswith("Game over. ann wins"), texts
+    assert [s.split(" wins")[0] for s in texts if " wins one card" in s] == ["Ann", "Ann", "Bob"]
+    assert texts[-1].startswith("Game over. Ann wins"), texts
     # speech after each round's verdict: the recording began before the referee started,
     # so its clock is a little ahead of the game's; look for speech in the seconds after
     # each round object arrived.
@@ -199,7 +199,7 @@ def test_kill_9_then_resume_loses_nothing(mics, tmp_path):
     try:
         assert f"journal {path}" in ref2.stderr
         ref2.wait_err("Resuming.", 10)
-        assert "ann 1, bob 1" in ref2.stderr
+        assert "Ann has one, Bob has one" in ref2.stderr
         g = Game(pulse, tmp_path, ref2)
         r3 = g.round("nine of hearts", [("ann", "two of clubs", 1.0)], 1)
         time.sleep(2.0)

@@ -58,8 +58,8 @@ def test_a_short_game_is_judged_journaled_and_announced(tmp_path):
         ("round", "bob", 1), ("round", "bob", 1), ("final", None, None)]
     assert rounds[-1]["scores"] == {"ann": 0, "bob": 2}
     said = [s.text for s in speaker.history()]
-    assert said[0] == "bob wins one card. Score: bob 1, ann 0."
-    assert said[-1].startswith("Game over. bob wins with 2 cards.")
+    assert said[0] == "Bob wins one card. Bob has one, Ann has zero."
+    assert said[-1].startswith("Game over. Bob wins with two cards.")
     # The journal replays to the same verdicts.
     contents = read_journal(journal.path)
     lines = [json.dumps(obj) for obj in contents.objects]
@@ -113,8 +113,8 @@ def test_typed_cards_and_commands(tmp_path):
     table.type("score")
     speaker.close()
     said = [s.text for s in speaker.history()]
-    assert "Undone: ann gives back one card. The round is open." in said
-    assert said[-1] == "Score: ann 0, bob 0."
+    assert "Ann gives back one card. The round is open again." in said
+    assert said[-1] == "Ann has zero, Bob has zero."
 
 
 def test_commands_by_voice_and_quiet_verbosity(tmp_path):
@@ -125,7 +125,7 @@ def test_commands_by_voice_and_quiet_verbosity(tmp_path):
     heard_all(table, 3.0)
     speaker.close()
     said = [s.text for s in speaker.history()]
-    assert said == ["ann is out this round.", "ann is out this round."]
+    assert said == ["Ann is out this round.", "Ann is out this round."]
 
 
 def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
@@ -159,15 +159,16 @@ def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
     table.finish()
     speaker.close()
     said = [s.text for s in speaker.history()]
-    assert said[0] == "Goop! cai is out."
-    assert said[1] == "Count! ann, cards in the centre?"
-    assert "Four." in said and "bob, cards left in your Goop pile?" in said
+    assert said[0] == "Cai gooped! Cai began one hundred milliseconds sooner."
+    assert said[1] == "Count! Ann, how many of your cards are in the centre?"
+    assert "Four." in said and "Bob, how many cards are left in your Goop pile?" in said
     objs = [json.loads(line) for line in out.getvalue().splitlines()]
     hand = next(o for o in objs if o["type"] == "hand")
     assert hand["points"] == {"ann": 7, "bob": 3 - 8, "cai": 12}
     assert hand["says_go"] == "cai" and hand["pick_order"] == ["bob", "ann", "cai"]
-    assert said[-2] == "Score: cai 12, ann 7, bob -5. Decks: bob, ann, cai. cai says go."
-    assert said[-1] == "Game ended before anyone reached the target. Score: cai 12, ann 7, bob -5."
+    assert said[-2] == ("Cai has twelve, Ann has seven, Bob has minus five. "
+                        "Pick decks: Bob first, then Ann, then Cai. Cai says go.")
+    assert said[-1] == "The game ends before anyone won. Cai has twelve, Ann has seven, Bob has minus five."
     # The journal replays to the same verdicts.
     lines = [json.dumps(o) for o in read_journal(journal.path).objects]
     assert [encode_verdict(v) for v in replay_lines(lines)] == [encode_verdict(v) for v in table.verdicts]
@@ -287,7 +288,7 @@ def test_new_game_ends_this_game_and_starts_another_in_its_own_journal(tmp_path)
     speaker.close()
     finals = [json.loads(line) for line in out.getvalue().splitlines() if '"final"' in line]
     assert [f["scores"] for f in finals] == [{"ann": 1, "bob": 0}, {"ann": 0, "bob": 1}]
-    assert "New game." in [s.text for s in speaker.history()]
+    assert "A new game starts." in [s.text for s in speaker.history()]
     assert read_journal(first.path).finished
     second = read_journal(journals[0].path)
     assert second.finished and [o["card"] for o in second.objects if o["type"] == "deal"] == ["6D"]
@@ -302,7 +303,7 @@ def test_a_late_shout_during_the_goop_announcement_is_journaled_not_dropped(tmp_
     for p in players:
         table.hear(Heard(p, 1.45))
     speaker.wait()
-    assert speaker.history()[0].text == "Goop! bob is out."
+    assert speaker.history()[0].text == "Bob gooped!"
     table.hear(utter("ann", "goop", 1.5, 1.9, kind="shout"))     # while the referee speaks
     for p in players:
         table.hear(Heard(p, 2.5))
@@ -310,3 +311,28 @@ def test_a_late_shout_during_the_goop_announcement_is_journaled_not_dropped(tmp_
     assert table.dropped == []
     ignored = [o for o in read_journal(journal.path).objects if o["type"] == "ignored"]
     assert [(o["player"], o["end"]) for o in ignored] == [("ann", 1.9)]
+
+
+def test_a_card_dealt_twice_is_not_dealt_and_the_dealer_is_told(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    table.hear(utter(None, "three of spades", 1.0, 1.6))
+    table.hear(utter("ann", "four of hearts", 2.0, 2.6))
+    heard_all(table, 3.0)
+    table.hear(utter(None, "three of spades", 4.0, 4.6))       # misheard, or the wrong card
+    heard_all(table, 5.0)
+    assert "the 3♠ was already dealt" in table.type("3S")
+    table.finish()
+    speaker.close()
+    assert "That card was already dealt. Say the card again." in [s.text for s in speaker.history()]
+    deals = [o for o in read_journal(journal.path).objects if o["type"] == "deal"]
+    assert [d["card"] for d in deals] == ["3S"]
+
+
+def test_the_stock_holds_each_of_52_cards_once():
+    assert len(set(VirtualDeck(seed=7).cards)) == 52
+    try:
+        VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S"), Card.parse("Q♡")])
+    except ValueError as e:
+        assert "Q♥ was already dealt" in str(e)
+    else:
+        raise AssertionError("a stock with a card twice was accepted")

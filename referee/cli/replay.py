@@ -28,13 +28,19 @@ LOG.jsonl is JSON Lines, one object per line (a journal written by
   "forfeit" (in a two-player game a miscall gives the round to the other).
   match_cards (optional): the match-card variant, player -> card.
 
-Then, in any order (times are seconds on one clock):
+Then, in any order (times are seconds on one clock; every comparison is on
+whole microseconds, so calls exactly the tie window apart are together):
 
   {"type":"deal","card":"3S","at":12.5}
       the dealer turned a card face up; a round starts
   {"type":"call","player":"ann","said":"four of hearts","start":13.1,"end":13.6}
       the words heard from a player, whatever they are; a call belongs to the
-      round of the last deal before its end, and takes effect at its end
+      round of the last deal before its end, and takes effect at its end.
+      "the four of hearts", "4 of hearts" and "four hearts" name a card; a bare
+      rank or suit ("queen", "a heart") or a call cut short ("jack of") is a
+      miscall. Calls completed at one instant are taken miscalls first, then
+      by start. A player's own calls never tie with or beat each other.
+      One deck: a card dealt twice is an error naming its line.
   {"type":"command","command":"undo","at":15.2,"player":"bob"}
       a command given at the table (player optional): undo reverts the latest
       win or draw (the cards go back onto the stake pile; the round reopens
@@ -52,8 +58,10 @@ target (default 100)) take instead of deals and calls:
   {"type":"tally","at":112}
       the count is done: score the hand (also done by the next hand's first
       shout, or the end, once every number is in)
-and print "gooped", "hand" (points, totals, false_goop, pick_order, says_go,
-game_over) and "final" (scores, winner) objects; --all adds "counted",
+and print "gooped" (goopers, decided_by, margin_us), "hand" (points, totals,
+false_goop, pick_order, says_go, game_over, tied_at_top: once someone has
+reached the target, hands go on until the top is not tied) and "final"
+(scores, winner) objects; --all adds "counted",
 "ignored" and "note".
 
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
@@ -65,9 +73,14 @@ Output with --json, one object per line:
       one per deal, in order (a round reopened by undo gets a second one
       when it is decided again); pile = cards the winner collected (0 if none);
       also outcome (won/draw/unwon), decided_by (alone/beginning/completion/
-      forfeit/draw), carried, call, rivals, tied, scores
+      forfeit/draw), carried, call (null for a forfeit), rivals, tied, scores,
+      margin_us (a race won against another player: microseconds by which the
+      winner finished, or for "beginning" began, sooner) and, for a forfeit,
+      miscall
   {"type":"final","scores":{"ann":5,"bob":3},"unclaimed":K,"rounds":N}
-With --json --all, also "judged" (one per call), "out", "all-active",
+With --json --all, also "judged" (one per call; a qualifying call too late
+carries late_by, seconds after the winning call, and late_to, its player),
+"out", "all-active",
 "undone", "paused" and "asked" objects. Without --json: a readable line per decision, saying why.
 
 Exit status: 0, or 2 for a log that cannot be read (the message names the line).

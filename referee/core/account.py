@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.games import goop
-
 from referee.core.games import stroop
 from referee.core.events import Asked
+from referee.core.clock import ms, us
 
 
 def _cards(n: int) -> str:
@@ -20,10 +20,6 @@ def _cards(n: int) -> str:
 
 def _stay(n: int) -> str:
     return f"{_cards(n)} {'stays' if n == 1 else 'stay'} for the next round"
-
-
-def _ms(seconds: float) -> int:
-    return round(abs(seconds) * 1000)
 
 
 def names(players) -> str:
@@ -89,18 +85,26 @@ def _round(v: stroop.RoundOver, window_ms: float) -> str:
     if v.outcome == "draw":
         return (f"{head} draw between {names(v.tied)}, who finished and began within "
                 f"{window_ms:g} ms of each other; {_stay(v.carried)}")
-    call = v.winning_call
-    assert call is not None and v.winner is not None
     won = f"{head} {v.winner} wins {_cards(v.pile)}"
     if v.decided_by == "forfeit":
-        return f'{won}: {call.player} miscalled "{call.said}" in a two-player game'
+        assert v.miscall is not None
+        return f'{won}: {v.miscall.player} miscalled "{v.miscall.said}" in a two-player game'
+    call = v.winning_call
+    assert call is not None and v.winner is not None
     if v.decided_by == "alone" or not v.rivals:
         return f'{won}: "{call.said}", the only qualifying call within {window_ms:g} ms'
-    rival = v.rivals[0]
+    rival = _nearest(v.decided_by, call, v.rivals, v.margin_us)
     if v.decided_by == "completion":
-        return f'{won}: finished "{call.said}" {_ms(rival.end - call.end)} ms before {rival.player}'
+        return f'{won}: finished "{call.said}" {ms(v.margin_us)} ms before {rival.player}'
     return (f'{won}: finished within {window_ms:g} ms of {rival.player}, but began "{call.said}" '
-            f"{_ms(rival.start - call.start)} ms earlier")
+            f"{ms(v.margin_us)} ms earlier")
+
+
+def _nearest(decided_by: str, won: Any, rivals: tuple, margin_us: int) -> Any:
+    """The rival the margin was measured against."""
+    if decided_by == "completion":
+        return next((r for r in rivals if us(r.end) - us(won.end) == margin_us), rivals[0])
+    return next((r for r in rivals if us(r.start) - us(won.start) == margin_us), rivals[0])
 
 
 def _goop(v: Any, window_ms: float) -> str:
@@ -109,10 +113,13 @@ def _goop(v: Any, window_ms: float) -> str:
         if v.decided_by == "draw":
             return f"{head} {names(v.goopers)} finished and began within {window_ms:g} ms: all gooped"
         if v.decided_by == "beginning":
-            rival = v.rivals[0]
-            return (f"{head} {v.goopers[0]} is out: finished within {window_ms:g} ms of {rival.player}, "
-                    f"but began {_ms(rival.start - v.shout.start)} ms earlier")
-        return f"{head} {v.goopers[0]} is out, at {v.shout.end:.2f} s"
+            rival = _nearest("beginning", v.shout, v.rivals, v.margin_us)
+            return (f"{head} {v.goopers[0]} gooped: finished within {window_ms:g} ms of {rival.player}, "
+                    f"but began {ms(v.margin_us)} ms earlier")
+        if v.decided_by == "completion":
+            rival = _nearest("completion", v.shout, v.rivals, v.margin_us)
+            return f"{head} {v.goopers[0]} gooped {ms(v.margin_us)} ms before {rival.player}"
+        return f"{head} {v.goopers[0]} gooped, at {v.shout.end:.2f} s"
     if isinstance(v, goop.ShoutJudged):
         return f'hand {v.hand}: {v.shout.player}\'s "{v.shout.said}" has no effect: {v.reason}'
     if isinstance(v, goop.Counted):

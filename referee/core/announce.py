@@ -1,31 +1,128 @@
-"""What the referee says aloud about each verdict: short, plain sentences.
+"""What the referee says aloud: every sentence, from one table of templates.
+
+A verdict is heard once, over table noise, by people holding cards, so each
+sentence is short, has a verb and leads with the winner. Names are spoken
+capitalised; numbers are written as words where espeak-ng would misread the
+digits (a score of -2 is "minus two"). "By a hair" is said only of a race
+that was really won, and really close.
 
 Pure: verdicts in, sentences out. Which verdicts are spoken depends on the
 verbosity: ``quiet`` (wins, draws, the end), ``normal`` (also forfeits,
 undo, pause) or ``verbose`` (also every miscall and reset).
+
+``python -m referee.core.announce --sentences`` prints the list of every sentence
+(docs/sentences.md is that output).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.core.games import goop
-
-from referee.core.games import stroop
-from referee.core.account import names as _names
+from referee.core.games import goop, stroop
+from referee.core.clock import ms
+from referee.core.numbers import spoken_number
 
 VERBOSITY = ("quiet", "normal", "verbose")
 
+#: Every sentence the referee can say: name -> template. The fields are filled
+#: with spoken text (names capitalised, numbers in words); see :data:`SAMPLES`.
+TEMPLATES = {
+    # Stroop
+    "deal": "{card}.",
+    "win": "{winner} wins {cards}.",
+    "win-began-first": "{winner} wins {cards}: {winner} began {margin} milliseconds sooner.",
+    "won-by-a-hair": "{winner} won by a hair: {rival} was {margin} milliseconds later.",
+    "draw": "{players} tie! The cards stay.",
+    "forfeit": "{winner} takes {cards}: {loser} miscalled.",
+    "out": "{player} is out this round.",
+    "all-back": "Everyone missed: all players are back in.",
+    "nothing-to-undo": "There is nothing to undo.",
+    "draw-undone": "The draw is undone.",
+    "undone": "{player} gives back {cards}.",
+    "undone-open": "{player} gives back {cards}. The round is open again.",
+    "paused": "The game is paused.",
+    "resumed": "The game goes on.",
+    "game-won": "Game over. {winner} wins with {amount}.",
+    "game-tied": "Game over. {players} tie with {amount}.",
+    "dealt-again": "That card was already dealt. Say the card again.",
+    "top-card": "Round {round} is on: the top card is the {top_card}.",
+    # Both games
+    "scores": "{standings}.",
+    "new-game": "A new game starts.",
+    # Goop
+    "gooped": "{player} gooped!",
+    "gooped-began-first": "{player} gooped! {player} began {margin} milliseconds sooner.",
+    "gooped-together": "{players} gooped together!",
+    "false-goop": "{players} made a false Goop!",
+    "goop-won": "Game over. {winner} wins with {points}.",
+    "top-tied": "{players} tie at the top: play one more hand.",
+    "pick-decks": "Pick decks: {order}. {player} says go.",
+    "goop-ended-tied": "The game ends with {players} tied at the top.",
+    "goop-ended-early": "The game ends before anyone won.",
+    "count-start": "Count! {question}",
+    "ask-centre": "{player}, how many of your cards are in the centre?",
+    "ask-left": "{player}, how many cards are left in your Goop pile?",
+    "out-of-range": "That can't be: say zero to {top}. {question}",
+    "read-back": "{number}.",
+    "lock-reminder": "All quiet. If nobody can play, shuffle your decks and deal three.",
+}
+
+#: Sample fields for every template: the sentence list and the speech test use them.
+SAMPLES = {
+    "card": "Queen of hearts", "winner": "Ann", "rival": "Bob", "loser": "Bob",
+    "player": "Ann", "players": "Ann and Bob", "cards": "two cards",
+    "margin": "sixty", "amount": "twelve cards", "standings": "Bob has five, Ann has minus two",
+    "order": "Cai first, then Bob, then Ann", "question": "Ann, how many cards are left in your Goop pile?",
+    "top": "thirteen", "number": "Twelve", "round": "three", "top_card": "queen of hearts",
+    "points": "one hundred and four points",
+}
+
+
+def sentence(name: str, **fields: str) -> str:
+    """The sentence of template ``name`` with its fields filled."""
+    return TEMPLATES[name].format(**fields)
+
+
+def spoken_name(player: str) -> str:
+    """``'ann'`` -> ``'Ann'``: names are spoken capitalised."""
+    return player[:1].upper() + player[1:]
+
+
+def spoken_names(players) -> str:
+    """``'Ann'``, ``'Ann and Bob'``, ``'Ann, Bob and Cai'``."""
+    p = [spoken_name(x) for x in players]
+    return p[0] if len(p) == 1 else ", ".join(p[:-1]) + " and " + p[-1]
+
 
 def _cards(n: int) -> str:
-    return "one card" if n == 1 else f"{n} cards"
+    return f"{spoken_number(n)} card" + ("" if n == 1 else "s")
+
+
+def _amount(n: int, unit: str) -> str:
+    return f"{spoken_number(n)} {unit}" + ("" if n == 1 else "s")
 
 
 def scores_sentence(scores: Mapping[str, int], unit: str = "") -> str:
-    """``'Score: Bob 5, Ann 3.'``: highest first."""
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    return "Score: " + ", ".join(f"{p} {n}{unit}" for p, n in ranked) + "."
+    """``'Bob has five, Ann has three.'``: highest first, in seat order on ties."""
+    order = list(scores)
+    ranked = sorted(scores.items(), key=lambda kv: (-kv[1], order.index(kv[0])))
+    parts = [f"{spoken_name(p)} has " + (_amount(n, unit) if unit else spoken_number(n)) for p, n in ranked]
+    return sentence("scores", standings=", ".join(parts))
+
+
+def deal_sentence(card) -> str:
+    return sentence("deal", card=card.spoken.capitalize())
+
+
+def top_card_sentence(round_: int, card) -> str:
+    return sentence("top-card", round=spoken_number(round_), top_card=card.spoken)
+
+
+def question_sentence(player: str, field: str) -> str:
+    """The count dialogue's question to ``player`` about ``field``."""
+    return sentence("ask-centre" if field == "centre" else "ask-left", player=spoken_name(player))
 
 
 @dataclass
@@ -36,8 +133,8 @@ class Announcer:
     verbosity: str = "normal"
     scores_every: int = 1
     hair: float = 0.3
-    """Seconds: a qualifying call this late after the winner makes the win
-    "by a hair", and the referee says so."""
+    """Seconds: a qualifying call this late after a winning call makes the
+    win "by a hair", and the referee says so."""
 
     def __post_init__(self) -> None:
         if self.verbosity not in VERBOSITY:
@@ -61,66 +158,121 @@ class Announcer:
                 text += " " + scores_sentence(v.scores)
             return text
         if isinstance(v, stroop.CallJudged):
-            if v.late_by is not None and v.late_by <= self.hair and v.round not in self._haired:
-                self._haired.add(v.round)
-                return f"By a hair: {v.call.player} finished {round(v.late_by * 1000)} milliseconds later."
-            return None
+            return self._late(v)
         if isinstance(v, stroop.PlayerOut):
-            return f"{v.player} is out this round." if verbose else None
+            return sentence("out", player=spoken_name(v.player)) if verbose else None
         if isinstance(v, stroop.AllActive):
-            return "Everyone missed. All back in." if verbose else None
+            return sentence("all-back") if verbose else None
         if isinstance(v, stroop.Undone):
-            if not normal:
-                return None
-            if v.round is None:
-                return "Nothing to undo."
-            if v.winner is None:
-                return "Draw undone."
-            return f"Undone: {v.winner} gives back {_cards(v.cards)}." + (
-                " The round is open." if v.reopened else "")
+            return self._undone(v) if normal else None
         if isinstance(v, stroop.Paused):
-            return ("Paused." if v.paused else "Resumed.") if normal else None
+            return sentence("paused" if v.paused else "resumed") if normal else None
         if isinstance(v, stroop.GameOver):
             return self._game_over(v.scores, "card")
         if isinstance(v, goop.Gooped):
-            return f"Goop! {_names(v.goopers)} {'is' if len(v.goopers) == 1 else 'are'} out."
+            return self._gooped(v)
         if isinstance(v, goop.HandOver):
             return self._hand(v)
         if isinstance(v, goop.GoopOver):
-            return None if v.winner else "Game ended before anyone reached the target. " + scores_sentence(v.totals)
+            return None if v.winner else self._goop_ended(v)
         return None
+
+    def _late(self, v: stroop.CallJudged) -> str | None:
+        """A qualifying call just after a real win: say the win was by a hair."""
+        if v.late_by is None or v.late_by > self.hair or v.round in self._haired:
+            return None
+        self._haired.add(v.round)
+        assert v.late_to is not None
+        return sentence("won-by-a-hair", winner=spoken_name(v.late_to), rival=spoken_name(v.call.player),
+                        margin=spoken_number(round(v.late_by * 1000)))
 
     def _round(self, v: stroop.RoundOver) -> str:
         if v.outcome == "draw":
-            return f"Draw between {_names(v.tied)}! The cards stay."
+            return sentence("draw", players=spoken_names(v.tied))
+        assert v.winner is not None
+        winner, cards = spoken_name(v.winner), _cards(v.pile)
         if v.decided_by == "forfeit":
-            loser = v.winning_call.player if v.winning_call else "the other player"
-            return f"{loser} miscalled. {v.winner} takes {_cards(v.pile)}."
-        if v.decided_by == "beginning":
-            return f"{v.winner}, by a hair: started first. {_cards(v.pile).capitalize()}."
-        return f"{v.winner} wins {_cards(v.pile)}."
+            loser = spoken_name(v.miscall.player) if v.miscall else "The other player"
+            return sentence("forfeit", winner=winner, cards=cards, loser=loser)
+        if v.decided_by == "beginning" and v.margin_us is not None:
+            return sentence("win-began-first", winner=winner, cards=cards,
+                            margin=spoken_number(ms(v.margin_us)))
+        return sentence("win", winner=winner, cards=cards)
+
+    @staticmethod
+    def _undone(v: stroop.Undone) -> str:
+        if v.round is None:
+            return sentence("nothing-to-undo")
+        if v.winner is None:
+            return sentence("draw-undone")
+        return sentence("undone-open" if v.reopened else "undone", player=spoken_name(v.winner),
+                        cards=_cards(v.cards))
+
+    @staticmethod
+    def _gooped(v: goop.Gooped) -> str:
+        if len(v.goopers) > 1:
+            return sentence("gooped-together", players=spoken_names(v.goopers))
+        if v.decided_by == "beginning" and v.margin_us is not None:
+            return sentence("gooped-began-first", player=spoken_name(v.goopers[0]),
+                            margin=spoken_number(ms(v.margin_us)))
+        return sentence("gooped", player=spoken_name(v.goopers[0]))
 
     def _hand(self, v: goop.HandOver) -> str:
         parts = []
         if v.false_goop:
-            parts.append(f"False Goop by {_names(v.false_goop)}!")
+            parts.append(sentence("false-goop", players=spoken_names(v.false_goop)))
         parts.append(scores_sentence(v.totals))
         if v.game_over:
             best = max(v.totals.values())
             winner = next(p for p, n in v.totals.items() if n == best)
-            parts.append(f"Game over. {winner} wins with {best} points.")
+            parts.append(sentence("goop-won", winner=spoken_name(winner), points=_amount(best, "point")))
             return " ".join(parts)
         if v.tied_at_top:
-            parts.append(f"{_names(v.tied_at_top)} tie at the top: one more hand.")
-        parts.append(f"Decks: {', '.join(v.pick_order)}. {v.says_go} says go.")
+            parts.append(sentence("top-tied", players=spoken_names(v.tied_at_top)))
+        order = [spoken_name(p) for p in v.pick_order]
+        parts.append(sentence("pick-decks", order=", then ".join([order[0] + " first", *order[1:]]),
+                              player=spoken_name(v.says_go)))
         return " ".join(parts)
+
+    @staticmethod
+    def _goop_ended(v: goop.GoopOver) -> str:
+        best = max(v.totals.values())
+        top = [p for p, n in v.totals.items() if n == best]
+        head = (sentence("goop-ended-tied", players=spoken_names(top)) if len(top) > 1
+                else sentence("goop-ended-early"))
+        return head + " " + scores_sentence(v.totals)
 
     @staticmethod
     def _game_over(scores: Mapping[str, int], unit: str) -> str:
         best = max(scores.values())
         leaders = [p for p, n in scores.items() if n == best]
-        amount = f"{best} {unit}" + ("" if best == 1 else "s")
-        head = (f"Game over. {leaders[0]} wins with {amount}." if len(leaders) == 1
-                else f"Game over. {_names(leaders)} tie with {amount}.")
+        amount = _amount(best, unit) + ("" if len(leaders) == 1 else " each")
+        head = (sentence("game-won", winner=spoken_name(leaders[0]), amount=amount) if len(leaders) == 1
+                else sentence("game-tied", players=spoken_names(leaders), amount=amount))
         others = {p: n for p, n in scores.items() if p not in leaders}
-        return head + (" " + scores_sentence(others, "") if others else "")
+        return head + (" " + scores_sentence(others) if others else "")
+
+
+def sentence_list() -> str:
+    """docs/sentences.md: every template and the sentence it makes with :data:`SAMPLES`."""
+    lines = [
+        "<!-- Generated by `python -m referee.core.announce --sentences > docs/sentences.md`;"
+        " tests/test_sentences.py fails when it drifts from referee/core/announce.py. -->",
+        "# Every sentence the referee can say",
+        "",
+        "Each line: the template's name, the template (fields in braces), and an example.",
+        "Names are spoken capitalised; numbers are written as words.",
+        "",
+        "| name | template | example |",
+        "|---|---|---|",
+    ]
+    for name, template in TEMPLATES.items():
+        lines.append(f"| {name} | {template} | {sentence(name, **SAMPLES)} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--sentences"]:
+        print("usage: python -m referee.core.announce --sentences", file=sys.stderr)
+        raise SystemExit(2)
+    sys.stdout.write(sentence_list())

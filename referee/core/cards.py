@@ -125,18 +125,8 @@ class Card:
     @classmethod
     def find(cls, text: str) -> Card | None:
         """Like :meth:`parse`, but None where the text names no single card."""
-        if not isinstance(text, str):
-            return None
-        t = text.strip().lower()
-        m = _COMPACT.match(t)
-        if m:
-            return cls(_RANK_TOKENS[m.group(1)], _SUIT_TOKENS[m.group(2)])
-        words = [w for w in _WORD.findall(t) if w != "of"]
-        if len(words) == 2:
-            rank, suit = rank_from_token(words[0]), suit_from_token(words[1])
-            if rank is not None and suit is not None:
-                return cls(rank, suit)
-        return None
+        found = read_call(text)
+        return found if isinstance(found, Card) else None
 
     # Views --------------------------------------------------------------
     @property
@@ -165,21 +155,118 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
+class DealtTwice(ValueError):
+    """With one deck, a card dealt a second time. ``card`` holds it."""
+
+    def __init__(self, card: Card, when: str = "") -> None:
+        self.card = card
+        super().__init__(f"the {card.symbol} was already dealt" + (f" (in {when})" if when else "")
+                         + ": one deck holds each card once")
+
+
+DECK_SIZE = 52
+"""Cards in the one deck every game uses: the stock holds this many."""
+
+
 def full_deck() -> list[Card]:
     """The 52 cards of a standard deck, in a fixed order."""
     return [Card(r, s) for s in Suit for r in range(1, 14)]
 
 
+# --- What a call says: a full card, part of one, or nothing ---------------------------
+#
+# One table of words. A call is read from its words, after these are dropped:
+#   * "the" before anything ("the four of hearts");
+#   * the ARTICLES "a" and "an" when a rank or a suit word follows them ("a four",
+#     "a heart", "an ace"): then they are articles, never a rank.
+# Anywhere else "a" stands where a rank stands and IS the ace: "a of hearts", "a♠",
+# "AS" (the written letter). Then the words must be one of:
+#   RANK "of" SUIT, RANK SUIT  -> a full card     ("four of hearts", "4 of hearts", "four hearts")
+#   RANK, SUIT, RANK "of"       -> a partial call ("ace", "a four", "a heart", "jack of")
+# and anything else names nothing.
+
+FILLERS = frozenset({"the"})
+"""Words dropped wherever they stand."""
+ARTICLES = frozenset({"a", "an"})
+"""Words dropped when a rank or suit word follows (else "a" is the ace)."""
+
+
+class CallKind(str, enum.Enum):
+    """What a call names."""
+
+    CARD = "card"
+    """A full card: rank and suit."""
+    PARTIAL = "partial"
+    """A bare rank, a bare suit or a call cut short ("jack of"): a miscall in Stroop."""
+    NOTHING = "nothing"
+    """No card words at all."""
+
+
+@dataclass(frozen=True)
+class Partial:
+    """A call that names part of a card."""
+
+    rank: int | None
+    """The rank named, or None."""
+    suit: Suit | None
+    """The suit named, or None."""
+    cut_short: bool = False
+    """Said as the start of a card, stopped after "of" ("jack of")."""
+
+    @property
+    def what(self) -> str:
+        """Plain words: ``'a rank only'``, ``'a suit only'`` or ``'a call cut short'``."""
+        if self.cut_short:
+            return "a call cut short"
+        return "a rank only" if self.suit is None else "a suit only"
+
+
+def _words(text: str) -> list[str]:
+    words = [w for w in _WORD.findall(text.lower()) if w not in FILLERS]
+    if len(words) > 1 and words[0] in ARTICLES and words[1] != "of":
+        words = words[1:]
+    return words
+
+
+def read_call(text: str) -> Card | Partial | None:
+    """What the words of a call name: a :class:`Card`, a :class:`Partial` call or None."""
+    if not isinstance(text, str):
+        return None
+    m = _COMPACT.match(text.strip().lower())
+    if m:
+        return Card(_RANK_TOKENS[m.group(1)], _SUIT_TOKENS[m.group(2)])
+    words = _words(text)
+    ranks = [rank_from_token(w) for w in words]
+    suits = [suit_from_token(w) for w in words]
+    if len(words) == 3 and words[1] == "of" and ranks[0] and suits[2]:
+        return Card(ranks[0], suits[2])
+    if len(words) == 2 and ranks[0] and suits[1]:
+        return Card(ranks[0], suits[1])
+    if len(words) == 2 and ranks[0] and words[1] == "of":
+        return Partial(ranks[0], None, cut_short=True)
+    if len(words) == 1 and ranks[0] and _spoken_rank(words[0]):
+        return Partial(ranks[0], None)
+    if len(words) == 1 and suits[0] and len(words[0]) > 1:
+        return Partial(None, suits[0])
+    return None
+
+
+def _spoken_rank(word: str) -> bool:
+    """A rank said on its own: a word or a number, not a lone letter ("k", "a")."""
+    return len(word) > 1 or word.isdigit()
+
+
+def call_kind(text: str) -> CallKind:
+    """Which :class:`CallKind` the words of a call are."""
+    found = read_call(text)
+    return CallKind.CARD if isinstance(found, Card) else \
+        CallKind.PARTIAL if isinstance(found, Partial) else CallKind.NOTHING
+
+
 def describe_call(text: str) -> str:
-    """Say what a call names, for explaining a miscall: ``'a rank only'``,
-    ``'a suit only'``, ``'a card'`` or ``'no card'``."""
-    if Card.find(text) is not None:
+    """Say what a call names, for explaining a miscall: ``'a card'``,
+    ``'a rank only'``, ``'a suit only'``, ``'a call cut short'`` or ``'no card'``."""
+    found = read_call(text)
+    if isinstance(found, Card):
         return "a card"
-    words = _WORD.findall(text.lower())
-    ranks = [w for w in words if rank_from_token(w) is not None and len(w) > 1 or w.isdigit()]
-    suits = [w for w in words if suit_from_token(w) is not None and len(w) > 1]
-    if ranks and not suits:
-        return "a rank only"
-    if suits and not ranks:
-        return "a suit only"
-    return "no card"
+    return found.what if isinstance(found, Partial) else "no card"

@@ -7,6 +7,7 @@ No event carries wall-clock time.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 from referee.core.cards import Card
@@ -128,14 +129,32 @@ class Heard:
     """Seconds."""
 
 
+class UtteranceKind(str, enum.Enum):
+    """What the hearing layer says an utterance is."""
+
+    CALL = "call"
+    """A full card name."""
+    PARTIAL = "partial"
+    """Part of a card: a bare rank or suit, or a call cut short ("jack of");
+    a call all the same, and a miscall in Stroop."""
+    SHOUT = "shout"
+    """Goop's "Goop!"."""
+    COMMAND = "command"
+    """One of :data:`COMMANDS`."""
+    NUMBER = "number"
+    """A number in Goop's count."""
+    UNKNOWN = "unknown"
+    """Speech outside the grammar."""
+
+
 @dataclass(frozen=True)
 class Utterance:
     """What the hearing layer recognised on one channel: the edge between a
     recogniser's vendor format and the core."""
 
     kind: str
-    """``'call'`` (a card name), ``'shout'`` ("goop"), ``'command'``,
-    ``'number'`` or ``'unknown'`` (speech outside the grammar)."""
+    """An :class:`UtteranceKind` (or its value): ``'call'``, ``'partial'``,
+    ``'shout'``, ``'command'``, ``'number'`` or ``'unknown'``."""
     said: str
     """The phrase in its canonical grammar form, e.g. ``'queen of hearts'``."""
     start: float

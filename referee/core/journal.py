@@ -250,6 +250,10 @@ def _round(v: stroop.RoundOver) -> dict:
     }
     if v.tied:
         obj["tied"] = list(v.tied)
+    if v.margin_us is not None:
+        obj["margin_us"] = v.margin_us
+    if v.miscall is not None:
+        obj["miscall"] = _call_obj(v.miscall)
     return obj
 
 
@@ -270,7 +274,8 @@ VERDICT_ENCODERS = {
                                 "unclaimed": v.unclaimed, "rounds": v.rounds},
     stroop.CallJudged: lambda v: {"type": "judged", "round": v.round, **_call_obj(v.call),
                                   "outcome": v.outcome, "reason": v.reason,
-                                  **({"late_by": v.late_by} if v.late_by is not None else {})},
+                                  **({"late_by": v.late_by, "late_to": v.late_to}
+                                     if v.late_by is not None else {})},
     stroop.PlayerOut: lambda v: {"type": "out", "round": v.round, "player": v.player, "at": v.at},
     stroop.AllActive: lambda v: {"type": "all-active", "round": v.round, "at": v.at},
     stroop.Undone: lambda v: {"type": "undone", "round": v.round, "winner": v.winner,
@@ -278,7 +283,8 @@ VERDICT_ENCODERS = {
     stroop.Paused: lambda v: {"type": "paused", "paused": v.paused, "at": v.at},
     goop.Gooped: lambda v: {"type": "gooped", "hand": v.hand, "goopers": list(v.goopers),
                             "decided_by": v.decided_by, "shout": _call_obj(v.shout),
-                            "rivals": [_call_obj(s) for s in v.rivals]},
+                            "rivals": [_call_obj(s) for s in v.rivals],
+                            **({"margin_us": v.margin_us} if v.margin_us is not None else {})},
     goop.ShoutJudged: lambda v: {"type": "ignored", "hand": v.hand, **_call_obj(v.shout),
                                  "reason": v.reason},
     goop.Counted: lambda v: {"type": "counted", "hand": v.hand, "player": v.player,

@@ -60,3 +60,23 @@ def number_words(value: int) -> str:
     tens, unit = divmod(value, 10)
     word = next(w for w, n in TENS.items() if n == tens * 10)
     return word if unit == 0 else f"{word} {number_words(unit)}"
+
+
+_SPOKEN_TENS = {60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+
+
+def spoken_number(value: int) -> str:
+    """A number as the referee says it, in words where espeak-ng would
+    misread digits: ``-2`` -> ``'minus two'``, ``104`` -> ``'one hundred and four'``;
+    from a thousand on, digits."""
+    if value < 0:
+        return "minus " + spoken_number(-value)
+    if value < 60:
+        return number_words(value)
+    if value < 100:
+        tens, unit = divmod(value, 10)
+        return _SPOKEN_TENS[tens * 10] + (f" {number_words(unit)}" if unit else "")
+    if value < 1000:
+        hundreds, rest = divmod(value, 100)
+        return f"{number_words(hundreds)} hundred" + (f" and {spoken_number(rest)}" if rest else "")
+    return str(value)

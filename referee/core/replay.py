@@ -11,6 +11,7 @@ from typing import Iterable
 from referee.core.judge import Judge
 from referee.core.journal import Log, LogError, parse_lines
 from referee.core.games import make_game
+from referee.core.clock import seconds
 
 
 def replay(log: Log) -> list:
@@ -36,7 +37,7 @@ def replay(log: Log) -> list:
         try:
             verdicts += judge.push("log", event)
             if times[i + 1] > times[i]:     # everything at this instant is in
-                verdicts += judge.heard("log", times[i])
+                verdicts += judge.heard("log", seconds(times[i]))
         except ValueError as e:
             raise LogError(line, str(e)) from None
     return verdicts + judge.finish()

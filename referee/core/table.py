@@ -18,14 +18,15 @@ import random
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from referee.core.announce import Announcer, scores_sentence
-from referee.core.cards import Card, full_deck
-from referee.core.events import COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance, command_name
+from referee.core.announce import Announcer, deal_sentence, question_sentence, scores_sentence, sentence, top_card_sentence
+from referee.core.cards import Card, DealtTwice, full_deck
+from referee.core.clock import seconds
+from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
+                                 UtteranceKind, command_name)
 from referee.core.games import make_game
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
-from referee.core.games import goop
-from referee.core.games import stroop
+from referee.core.games import goop, stroop
 from referee.core.games.goop_count import CountDialogue, Say
 
 #: The stream of deals the referee makes itself, and of typed input.
@@ -37,9 +38,15 @@ class VirtualDeck:
     """The referee's own shuffled deck, for games without a dealer."""
 
     def __init__(self, seed: int | None = None, cards: list[Card] | None = None) -> None:
+        """The 52 cards shuffled by ``seed``, or ``cards`` in order (each once)."""
         self.cards = list(cards) if cards is not None else full_deck()
         if cards is None:
             random.Random(seed).shuffle(self.cards)
+        seen: set[Card] = set()
+        for c in self.cards:
+            if c in seen:
+                raise DealtTwice(c, "this stock")
+            seen.add(c)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -122,6 +129,8 @@ class Table:
         self._reminded = False
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
+        self.dealt: set[Card] = set()
+        """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         if history:
             self._replay(history)
         elif journal is not None and write_start:
@@ -173,6 +182,8 @@ class Table:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
         if self.start.game != "stroop":
             return "cards are dealt only in Stroop"
+        if card in self.dealt:
+            return str(DealtTwice(card))
         self._push(KEYBOARD, Deal(card, self.now))
         return None
 
@@ -188,7 +199,7 @@ class Table:
             name = command_name(said)
             return Command(name, end, None if stream == DEALER else stream) if name else None
         if self.start.game == "stroop":
-            if kind != "call":
+            if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):
                 return None
             if stream == DEALER:
                 card = Card.find(said)
@@ -196,6 +207,10 @@ class Table:
                 # can precede what the dealer's mic already promised (its watermark) by a
                 # few tens of ms: the deal is then timed at that promise, not dropped.
                 at = max(start, self._mic_heard.get(DEALER, start))
+                if card in self.dealt:      # one deck: not dealt, and the dealer is told
+                    self._note(f"not dealt: {DealtTwice(card)}")
+                    self._say(sentence("dealt-again"), at=end, urgent=True)
+                    return None
                 return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
@@ -209,6 +224,8 @@ class Table:
             # The hearing layer broke its watermark promise: say so, do not crash.
             self._note(f"not judged: {e}")
             return
+        if isinstance(happening, Deal):
+            self.dealt.add(happening.card)
         # Journaled before any of the verdicts it brings.
         if self.journal is not None:
             self.journal.append(encode(happening))
@@ -245,7 +262,7 @@ class Table:
         if card is None:
             self.finish()
             return
-        self._say(card.spoken.capitalize() + ".", at=self.now, urgent=True)
+        self._say(deal_sentence(card), at=self.now, urgent=True)
         self._round_open_since = self.now
         self._push(DECK, Deal(card, self.now))
 
@@ -261,7 +278,7 @@ class Table:
                 and len(self.start.players) == 3 and self.dialogue is None and not self.over
                 and self.now - self._last_voice >= self.options.lock_reminder):
             self._reminded = True
-            self._say("All quiet. If nobody can play, shuffle your decks and deal three.", at=self.now)
+            self._say(sentence("lock-reminder"), at=self.now)
 
     def _shell_command(self, name: str) -> None:
         if name == "score":
@@ -287,9 +304,10 @@ class Table:
         self.over = False
         self.dialogue = None
         self.last_heard = {}
+        self.dealt = set()
         self._round_open_since = None
         self.deck = deck
-        self._say("New game.", at=self.now, urgent=True)
+        self._say(sentence("new-game"), at=self.now, urgent=True)
         self._next_deal = self.now + self.options.deal_pause if deck is not None else None
 
     def standing(self) -> list[str]:
@@ -297,9 +315,9 @@ class Table:
         out = [scores_sentence(self._scores())]
         game = self.game
         if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
-            out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
+            out.append(top_card_sentence(game.round, game.top))
         if self.dialogue is not None and self.dialogue.asking:
-            out.append(f"Counting: {self.dialogue.asking[0]}, {self.dialogue.asking[1]}.")
+            out.append(question_sentence(*self.dialogue.asking))
         return out
 
     def _scores(self) -> dict:
@@ -349,13 +367,15 @@ class Table:
     def _replay(self, history: list) -> None:
         """Rebuild the game from a journal's happenings, silently: their
         verdicts were journaled and announced before."""
-        last = max((self.game.time_key(h)[0] for h in history), default=self.now)
+        last = max((seconds(self.game.time_key(h)[0]) for h in history), default=self.now)
         # The resumed clock starts at ``offset``: nothing can be heard between the last
         # happening and it, so what was open up to there is settled now, as it was (or
         # would have been) before the crash, not once more when the mics start.
         upto = max(last, self.options.offset)
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
+            if isinstance(h, Deal):
+                self.dealt.add(h.card)
         for s in self.channels + [DECK, KEYBOARD]:
             self.verdicts += self.judge.heard(s, upto)
         self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)

@@ -13,7 +13,8 @@ The rules in our own words (RULINGS.md, Goop):
 * The hand is scored at the tally (the count is done), or when the next hand
   starts or the game ends with the count complete.
 * The game ends at the end of the hand in which someone reaches the target
-  (100); the highest total wins, and a tie at the top plays another hand.
+  (100); the highest total wins. A tie at the top plays another hand, and so
+  on until the top is not tied: the highest total then wins, even below 100.
 * Next hand: decks are picked lowest total first (ties in seat order), and
   the gooper says "Go".
 """
@@ -26,6 +27,7 @@ from typing import Mapping
 from referee.core.events import Asked, Command, Count, Shout, Tally
 from referee.core.judge import first_to_finish
 from referee.core.options import OptionError, check_known, tie_window_ms
+from referee.core.clock import seconds, us, us_from_ms
 
 CENTRE_MAX, LEFT_MAX = 52, 13
 FIELDS = ("centre", "left")
@@ -66,6 +68,9 @@ class Gooped:
     shout: Shout
     """The winning shout (the first of the tied ones)."""
     rivals: tuple[Shout, ...] = ()
+    margin_us: int | None = None
+    """Microseconds: for ``'beginning'``, how much earlier the gooper began
+    than the nearest rival; None without a rival."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,7 @@ class HandOver:
     """Who says "Go" for the next hand: the gooper."""
     game_over: bool = False
     tied_at_top: tuple[str, ...] = ()
-    """Players tied at the top over the target: another hand is played."""
+    """Players tied at the top once someone has reached the target: another hand is played."""
 
 
 @dataclass(frozen=True)
@@ -158,22 +163,27 @@ class GoopGame:
         self.phase = PLAYING
         self.hand = 1
         self.shouts: list[Shout] = []
-        self.deadline = 0.0
+        self.deadline = 0
+        """Microseconds: the shout race closes after this."""
         self.goopers: tuple[str, ...] = ()
         self.counts: dict[str, dict[str, int]] = {}
         self.now = float("-inf")
+        """Microseconds: the time of the latest event fed."""
         self.winner: str | None = None
         self.scored = 0
         """Hands scored so far."""
+        self.extra_hands = False
+        """Someone has reached the target with the top tied: hands go on until it is not."""
 
     @staticmethod
     def time_key(event) -> tuple:
         if isinstance(event, Shout):
-            return (event.end, 0, event.start, event.player, event.said)
+            return (us(event.end), 0, us(event.start), event.player, event.said)
         if isinstance(event, Count):
-            return (event.at, 1, 0.0, event.player, event.field)
+            # Two numbers for one field at one instant: the value decides, not the line order.
+            return (us(event.at), 1, 0, event.player, event.field, event.value)
         if isinstance(event, (Tally, Command)):
-            return (event.at, 2, 0.0, "", getattr(event, "name", "tally"))
+            return (us(event.at), 2, 0, "", getattr(event, "name", "tally"))
         raise GoopError(f"Goop takes shouts, counts, tallies and commands, not {type(event).__name__}")
 
     def _go(self, happening: str) -> None:
@@ -184,7 +194,7 @@ class GoopGame:
         out = self.advance(t, strict=True)
         self.now = max(self.now, t)
         if self.phase == OVER:
-            return out + [GoopNote(t, "the game is over")]
+            return out + [GoopNote(seconds(t), "the game is over")]
         if isinstance(event, Shout):
             return out + self._shout(event)
         if isinstance(event, Count):
@@ -197,7 +207,8 @@ class GoopGame:
             return out + [Asked(event)]
         return out
 
-    def advance(self, now: float, strict: bool = False) -> list:
+    def advance(self, now: int, strict: bool = False) -> list:
+        """Settle a shout race whose tie window closed before ``now`` (microseconds)."""
         if self.phase == RACING and (now > self.deadline if strict else now >= self.deadline):
             return self._settle()
         return []
@@ -207,7 +218,7 @@ class GoopGame:
             return []
         out = self._settle() if self.phase == RACING else []
         if self.phase == COUNTING and self.counts:
-            out += self._score(self.now, final=True)
+            out += self._score(final=True)
         self._go("end")
         return out + [GoopOver(dict(self.totals), self.winner, self.scored)]
 
@@ -218,13 +229,13 @@ class GoopGame:
         out: list = []
         if self.phase == COUNTING:
             if self._complete():
-                out += self._score(shout.end)     # the next hand has begun
+                out += self._score()     # the next hand has begun
             else:
                 return [ShoutJudged(self.hand, shout, "the hand is over: the count is on")]
         if self.phase == OVER:
             return out
         if self.phase == PLAYING:
-            self.deadline = shout.end + self.options.tie_window_ms / 1000.0
+            self.deadline = us(shout.end) + us_from_ms(self.options.tie_window_ms)
         self.shouts.append(shout)
         self._go("shout")
         return out
@@ -235,7 +246,8 @@ class GoopGame:
         self._go("window-closed")
         self.counts = {}
         self.shouts = []
-        return [Gooped(self.hand, self.goopers, race.decided_by, race.winners[0], race.rivals)]
+        return [Gooped(self.hand, self.goopers, race.decided_by, race.winners[0], race.rivals,
+                       race.margin_us)]
 
     def _count(self, count: Count) -> list:
         if count.player not in self.totals:
@@ -257,12 +269,12 @@ class GoopGame:
             return []
         if self.phase != COUNTING:
             return [GoopNote(at, "nothing to tally: no one has gooped")]
-        return self._score(at)
+        return self._score()
 
     def _complete(self) -> bool:
         return all(f in self.counts.get(p, {}) for p in self.players for f in FIELDS)
 
-    def _score(self, at: float, final: bool = False) -> list:
+    def _score(self, final: bool = False) -> list:
         missing = tuple(f"{p} {f}" for p in self.players for f in FIELDS if f not in self.counts.get(p, {}))
         counts = {p: {f: self.counts.get(p, {}).get(f, 0) for f in FIELDS} for p in self.players}
         points = {p: c["centre"] - 2 * c["left"] for p, c in counts.items()}
@@ -272,10 +284,13 @@ class GoopGame:
         order = tuple(sorted(self.players, key=lambda p: (self.totals[p], self.players.index(p))))
         best = max(self.totals.values())
         top = tuple(p for p in self.players if self.totals[p] == best)
-        over = best >= self.options.target and len(top) == 1
+        # Once someone has reached the target, the game ends at the first hand whose top is
+        # not tied, whatever the totals then (RULINGS Goop 3).
+        self.extra_hands = self.extra_hands or best >= self.options.target
+        over = self.extra_hands and len(top) == 1
         hand = HandOver(self.hand, self.goopers, counts, points, dict(self.totals), false_goop,
                         missing, order, self.goopers[0] if self.goopers else "",
-                        over, top if best >= self.options.target and len(top) > 1 else ())
+                        over, top if self.extra_hands and len(top) > 1 else ())
         self.hand += 1
         self.scored += 1
         self.goopers = ()

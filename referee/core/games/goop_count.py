@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from referee.core.events import Count, Tally
 from referee.core.games.goop import CENTRE_MAX, FIELDS, LEFT_MAX
 from referee.core.numbers import number_words, parse_number
-
-QUESTIONS = {"centre": "cards in the centre?", "left": "cards left in your Goop pile?"}
+from referee.core.announce import question_sentence, sentence
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class CountDialogue:
         self.until = 0.0
         self.asked_at = start
         self.done = False
-        self.opening = [Say("Count! " + self._question(), start)]
+        self.opening = [Say(sentence("count-start", question=self._question()), start)]
 
     @property
     def asking(self) -> tuple[str, str] | None:
@@ -48,8 +47,7 @@ class CountDialogue:
         return None if self.done else self.questions[self.index]
 
     def _question(self) -> str:
-        player, field = self.questions[self.index]
-        return f"{player}, {QUESTIONS[field]}"
+        return question_sentence(*self.questions[self.index])
 
     def heard(self, player: str | None, said: str, end: float) -> list:
         """A player said something; ``player`` None for a shared microphone."""
@@ -64,11 +62,11 @@ class CountDialogue:
         top = CENTRE_MAX if field == "centre" else LEFT_MAX
         if number.value > top:
             self.asked_at = end
-            return [Say(f"That can't be: 0 to {top}. {self._question()}", end)]
+            return [Say(sentence("out-of-range", top=number_words(top), question=self._question()), end)]
         self.value = number.value
         self.until = end + self.confirm
         return [Count(asked_player, field, number.value, end),
-                Say(f"{number_words(number.value).capitalize()}.", end)]
+                Say(sentence("read-back", number=number_words(number.value).capitalize()), end)]
 
     def tick(self, now: float) -> list:
         """The microphones have heard up to ``now``."""

@@ -7,7 +7,8 @@ The rules in our own words:
   different rank, a different colour and the same class (court: A, J, Q, K;
   number: 2 to 10) as the top card. The seed's table lists 9♧ on 3♠ and A♦ on
   Q♡ as qualifying; both break its own rule text, and the rule text wins.
-* A call that names no full card ("four", "hearts") is a **miscall**.
+* A call that names no full card is a **miscall**: a partial call (a bare
+  rank or suit, "a heart", a call cut short like "jack of") or no card words.
 * Each deal starts a round with every player active. A call takes effect when
   it is completed (its end time). An active player who miscalls becomes
   inactive, unless every other player has already miscalled this round: then
@@ -38,10 +39,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from referee.core.cards import Card, describe_call
 from referee.core.events import COMMANDS, Asked, Call, Command, Deal
 from referee.core.judge import first_to_finish
 from referee.core.options import OptionError, check_known, tie_window_ms
+from referee.core.cards import Card, DealtTwice, Partial, read_call
+from referee.core.clock import seconds, us, us_from_ms
 
 
 @dataclass(frozen=True)
@@ -65,16 +67,22 @@ class StroopOptions:
         """Seconds."""
         return self.tie_window_ms / 1000.0
 
+    @property
+    def window_us(self) -> int:
+        """The tie window in whole microseconds: every deadline is taken on it."""
+        return us_from_ms(self.tie_window_ms)
+
 
 # --- The qualifying rule -----------------------------------------------------
 
 def miscall_reason(said: str, top: Card, match: Card | None = None) -> str | None:
     """Why the call ``said`` does not qualify on ``top`` (for a player with
     match card ``match``), in plain words; None when it qualifies."""
-    card = Card.find(said)
+    card = read_call(said)
+    if isinstance(card, Partial):       # a partial call is a miscall (RULINGS Stroop 3)
+        return "was cut short" if card.cut_short else f"names {card.what}"
     if card is None:
-        named = describe_call(said)
-        return "names no full card" if named == "no card" else f"names {named}"
+        return "names no full card"
     if match is not None and top.suit == match.suit:
         if card.suit != top.suit:
             return f"the match card {match.symbol} asks for {top.suit.word}"
@@ -122,7 +130,10 @@ class CallJudged:
     """Plain words: why."""
     late_by: float | None = None
     """For a ``'late'`` call that would have qualified: seconds after the
-    winning call it was completed (a race lost by more than the tie window)."""
+    winning call it was completed (a race lost by more than the tie window),
+    exact to the microsecond. None after a forfeit: no call won that round."""
+    late_to: str | None = None
+    """For a ``'late'`` call with ``late_by``: the player whose call won."""
 
 
 @dataclass(frozen=True)
@@ -161,12 +172,19 @@ class RoundOver:
     """For a win: ``'alone'``, ``'completion'``, ``'beginning'`` or ``'forfeit'``;
     ``'draw'`` for a draw."""
     winning_call: Call | None = None
+    """The qualifying call that won; None for a forfeit (see ``miscall``)."""
     rivals: tuple[Call, ...] = ()
     """Other qualifying calls of active players within reach of the winner."""
     tied: tuple[str, ...] = ()
     """For a draw: the players tied on both completion and beginning."""
     scores: Mapping[str, int] = field(default_factory=dict)
     """Every player's cards after this round."""
+    margin_us: int | None = None
+    """Microseconds: how close a race won against another player was (the
+    winner finished, or for ``'beginning'`` began, this much earlier); None
+    when no other player's qualifying call was in the race."""
+    miscall: Call | None = None
+    """For a forfeit: the miscall that gave the round away."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +243,10 @@ class StroopError(ValueError):
     """An event the game cannot take (an unknown player, a deal out of order)."""
 
 
+class DealtAgain(StroopError, DealtTwice):
+    """A deal of a card already dealt in this game (one deck)."""
+
+
 class StroopGame:
     """Stroop as a pure state machine. Feed it deals and calls in time order
     (:class:`referee.core.judge.Judge` does the ordering); it returns verdicts."""
@@ -255,9 +277,17 @@ class StroopGame:
         self.reset = False
         self.candidates: list[Call] = []
         self.won_by: Call | None = None
-        """The call that won (or the miscall that forfeited) this round."""
-        self.deadline = 0.0
+        """The call that won this round."""
+        self.forfeited: Call | None = None
+        """The miscall that gave this round away (``two_player_miscall: forfeit``)."""
+        self.deadline = 0
+        """Microseconds: the race closes after this."""
         self.now = float("-inf")
+        """Microseconds: the time of the latest event fed."""
+        self.pending: list[Call] = []
+        """Calls completed at the instant ``now``, judged together once it has passed."""
+        self.dealt: dict[Card, int] = {}
+        """Card -> the round it was dealt in: one deck, so no card twice."""
         self.paused = False
         self.ended = False
         self.decided: list[tuple[int, str | None, int]] = []
@@ -271,40 +301,65 @@ class StroopGame:
         makes the order total, so the same events always come out in the same
         order."""
         if isinstance(event, Deal):
-            return (event.at, 3, 0.0, "", "", str(event.card))
+            return (us(event.at), 3, 0, "", "", str(event.card))
         if isinstance(event, Call):
-            return (event.end, 0, event.start, event.player, event.said, "")
+            return (us(event.end), 0, us(event.start), event.player, event.said, "")
         if isinstance(event, Command):
-            return (event.at, 2, 0.0, event.player or "", event.name, "")
+            return (us(event.at), 2, 0, event.player or "", event.name, "")
         raise StroopError(f"Stroop takes deals, calls and commands, not {type(event).__name__}")
 
     def feed(self, event: Deal | Call | Command) -> list:
         t = self.time_key(event)[0]
         if t < self.now:
-            raise StroopError(f"event at {t:.3f} s fed after {self.now:.3f} s: feed in time order")
+            raise StroopError(f"event at {seconds(t):.3f} s fed after {seconds(self.now):.3f} s: "
+                              "feed in time order")
         out = self.advance(t, strict=True)
+        if not isinstance(event, Call):
+            out += self._flush()        # calls of this instant come before commands and deals
         self.now = t
         if self.ended:
             return out + ([CallJudged(self.round, event, "no-round", "the game has ended")]
                           if isinstance(event, Call) else [])
+        if isinstance(event, Call):
+            self.pending.append(event)
+            return out
         if isinstance(event, Deal):
             return out + self._deal(event)
-        if isinstance(event, Command):
-            return out + self._command(event)
-        return out + self._call(event)
+        return out + self._command(event)
 
-    def advance(self, now: float, strict: bool = False) -> list:
-        """Settle a race whose tie window closed before ``now`` (seconds). With
-        ``strict``, an event at exactly the deadline still joins the race."""
+    def advance(self, now: int, strict: bool = False) -> list:
+        """Judge the calls of an instant that has passed, and settle a race
+        whose tie window closed before ``now`` (microseconds). With ``strict``,
+        an event at exactly ``now`` may still come: calls completed then wait,
+        and a race whose deadline is ``now`` stays open."""
+        out: list = []
+        if self.pending and (self.now < now if strict else self.now <= now):
+            out += self._flush()
         if self.phase == RACING and (now > self.deadline if strict else now >= self.deadline):
-            return self._settle_race()
-        return []
+            out += self._settle_race()
+        return out
+
+    def _flush(self) -> list:
+        """Judge the calls completed at one instant: miscalls first, then by
+        start (RULINGS Stroop 4), so the order of lines never matters."""
+        calls, self.pending = self.pending, []
+
+        def order(c: Call) -> tuple:
+            miscall = self.top is not None and \
+                miscall_reason(c.said, self.top, self.match_cards.get(c.player)) is not None
+            return (not miscall, us(c.start), c.player, c.said)
+
+        out: list = []
+        for c in sorted(calls, key=order):
+            out += self._call(c)
+        return out
 
     def finish(self) -> list:
         if self.ended:
             return []
+        out = self._flush()
         self.ended = True
-        out = self._close_round()
+        out += self._close_round()
         self._go("end")
         return out + [GameOver(dict(self.scores), self.pile, self.round)]
 
@@ -337,7 +392,7 @@ class StroopGame:
             self.miscalled.clear()
             self.reset = False
             self.candidates = []
-            self.won_by = None
+            self.won_by = self.forfeited = None
         return out + [Undone(round_, winner, cards, reopened, dict(self.scores))]
 
     # Happenings ------------------------------------------------------------
@@ -345,16 +400,19 @@ class StroopGame:
         self.phase = TRANSITIONS[(self.phase, happening)]
 
     def _deal(self, deal: Deal) -> list:
+        if deal.card in self.dealt:
+            raise DealtAgain(deal.card, f"round {self.dealt[deal.card]}")
         out = self._close_round()
         self._go("deal")
         self.round += 1
+        self.dealt[deal.card] = self.round
         self.top = deal.card
         self.pile += 1
         self.inactive.clear()
         self.miscalled.clear()
         self.reset = False
         self.candidates = []
-        self.won_by = None
+        self.won_by = self.forfeited = None
         return out
 
     def _close_round(self) -> list:
@@ -370,12 +428,13 @@ class StroopGame:
         if self.phase == WAITING:
             return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
         if self.phase == SETTLED:
-            late_by = None
+            late_by, late_to = None, None
             if (self.won_by is not None and call.player not in self.inactive
                     and call.player != self.won_by.player and self.top is not None
                     and qualifies(call.said, self.top, self.match_cards.get(call.player))):
-                late_by = round(call.end - self.won_by.end, 6)
-            return [CallJudged(self.round, call, "late", self._too_late(call), late_by)]
+                late_by = seconds(us(call.end) - us(self.won_by.end))
+                late_to = self.won_by.player
+            return [CallJudged(self.round, call, "late", self._too_late(call), late_by, late_to)]
         if self.paused:
             return [CallJudged(self.round, call, "paused", "the game is paused")]
         if call.player in self.inactive:
@@ -384,16 +443,18 @@ class StroopGame:
         why = miscall_reason(call.said, self.top, self.match_cards.get(call.player))
         if why is None:
             if self.phase == OPEN:
-                self.deadline = call.end + self.options.tie_window
+                self.deadline = us(call.end) + self.options.window_us
             self.candidates.append(call)
             self._go("qualifying")
             return [CallJudged(self.round, call, "qualifies", f"qualifies on {self.top.symbol}")]
         return [CallJudged(self.round, call, "miscall", why)] + self._miscall(call)
 
     def _too_late(self, call: Call) -> str:
+        if self.forfeited is not None:
+            return f"{self.forfeited.player}'s miscall had already given the round away"
         if self.won_by is None:
             return "the round had already ended in a draw"
-        ms = round((call.end - self.won_by.end) * 1000)
+        ms = round((us(call.end) - us(self.won_by.end)) / 1000)
         return f"finished {ms} ms after {self.won_by.player}'s winning call"
 
     def _miscall(self, call: Call) -> list:
@@ -404,7 +465,7 @@ class StroopGame:
         ):
             other = next(p for p in self.players if p != call.player)
             self._go("forfeit")
-            return [self._win(other, "forfeit", call, ())]
+            return [self._win(other, "forfeit", None, (), miscall=call)]
         if self.reset or call.player in self.miscalled:
             return []
         self.miscalled.add(call.player)
@@ -423,20 +484,23 @@ class StroopGame:
             self.decided.append((self.round, None, 0))
             return [self._round_over("draw", decided_by="draw", rivals=race.winners, tied=tied)]
         call = race.winners[0]
-        return [self._win(call.player, race.decided_by, call, race.rivals)]
+        return [self._win(call.player, race.decided_by, call, race.rivals, race.margin_us)]
 
-    def _win(self, player: str, decided_by: str, call: Call, rivals: tuple) -> RoundOver:
+    def _win(self, player: str, decided_by: str, call: Call | None, rivals: tuple,
+             margin_us: int | None = None, miscall: Call | None = None) -> RoundOver:
         won = self.pile
         self.won_by = call
+        self.forfeited = miscall
         self.decided.append((self.round, player, won))
         self.scores[player] += won
         self.pile = 0
         return self._round_over("won", winner=player, won=won, decided_by=decided_by,
-                                call=call, rivals=rivals)
+                                call=call, rivals=rivals, margin_us=margin_us, miscall=miscall)
 
     def _round_over(self, outcome: str, winner: str | None = None, won: int = 0,
                     decided_by: str | None = None, call: Call | None = None,
-                    rivals: tuple = (), tied: tuple = ()) -> RoundOver:
+                    rivals: tuple = (), tied: tuple = (), margin_us: int | None = None,
+                    miscall: Call | None = None) -> RoundOver:
         assert self.top is not None
         return RoundOver(self.round, self.top, outcome, winner, won, self.pile, decided_by,
-                         call, tuple(rivals), tied, dict(self.scores))
+                         call, tuple(rivals), tied, dict(self.scores), margin_us, miscall)
