@@ -188,7 +188,7 @@ class Table:
             name = command_name(said)
             return Command(name, end, None if stream == DEALER else stream) if name else None
         if self.start.game == "stroop":
-            if kind != "call":
+            if kind not in ("call", "partial"):  # a partial call ("queen") is a miscall
                 return None
             if stream == DEALER:
                 card = Card.find(said)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-KINDS = ("call", "shout", "command", "number")
+KINDS = ("call", "shout", "command", "number", "partial")
 
 #: Where grammar files live: $REFEREE_GRAMMARS, else the repository's grammars/.
 GRAMMAR_DIR = Path(os.environ.get("REFEREE_GRAMMARS")
@@ -56,7 +56,8 @@ class Match:
     """What a text means in the grammar."""
 
     kind: str
-    """``'call'``, ``'shout'``, ``'command'`` or ``'number'``."""
+    """``'call'``, ``'shout'``, ``'command'``, ``'number'`` or ``'partial'`` (a bare rank
+    or suit, or a call cut short: ``'queen'``, ``'hearts'``, ``'jack of'``)."""
     said: str
     """Canonical phrase: ``'queen of hearts'``, ``'goop'``, ``'score'``, ``'17'``."""
     text: str
@@ -274,7 +275,9 @@ class Grammar:
                  "<phrase> = " + " | ".join(alts) + ";"]
         rivals = []
         if decoys:
-            ds = sorted({rule(t) for k, t in self.templates if k == "decoy"})
+            # A decoy that is one of the active phrases (a bare rank where partial
+            # calls are listened for) is that phrase, not a rival of it.
+            ds = sorted({rule(t) for k, t in self.templates if k == "decoy"} - set(alts))
             if ds:
                 lines.append("<decoy> = " + " | ".join(ds) + ";")
                 rivals.append("<decoy>")
