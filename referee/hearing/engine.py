@@ -283,8 +283,9 @@ class PocketSphinx(Backed):
                  pause_support: float = 0.15, pause_accept: float = 0.6,
                  suits: SuitCheck | str | bool = True, suit_bar: float = 0.03,
                  partial_doubt: float = 0.2, partial_span: float = 0.7,
-                 partial_outside: float = 0.03, reject_partial: float | None = -12.0,
-                 reject_of: float | None = -2.5, partial_agree: bool = True,
+                 partial_outside: float = 0.03, reject_partial: float | None = -17.0,
+                 reject_of: float | None = -2.5, reject_article: float | None = -10.0,
+                 partial_agree: bool = True,
                  **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
@@ -338,7 +339,7 @@ class PocketSphinx(Backed):
         self.reject_command = reject_command
         self.reject_addressed = reject_addressed
         self.reject_partial, self.partial_agree = reject_partial, bool(partial_agree)
-        self.reject_of = reject_of
+        self.reject_of, self.reject_article = reject_of, reject_article
         commands = [p for p in self.grammar.phrases if p.kind == "command"]
         #: Commands said only as "referee ...": those that undo or end something.
         self._guarded = {p.said for p in commands} - {
@@ -459,6 +460,10 @@ class PocketSphinx(Backed):
             reject = self.reject_command if m.kind == "command" else \
                 self.reject if m.kind in ("call", "shout") else \
                 self.reject_partial if m.kind == "partial" else None
+            if m.kind == "partial" and words[0][0] == "a" and self.reject_article is not None:
+                # "a six" is how "ace it" is read: "a" and a rank need a better fit
+                reject = max(reject, self.reject_article) if reject is not None \
+                    else self.reject_article
         if reject is not None:
             score = self._phone_loop(d, pcm)
         if m is not None and m.said in self._guarded and self.reject_addressed is not None \
