@@ -265,6 +265,15 @@ class PocketSphinx(Backed):
     only if what follows "referee" fits a command's ending better than
     ``reject_addressed`` against a free phone loop (see
     :meth:`_addressed_score`): talk addressed to the referee is not one of them.
+
+    A partial call ("queen", "hearts", "jack of": kind ``'partial'``) is always
+    PocketSphinx's reading (the classifier does not know it) and counts only
+    if it is read the same at both dither levels (``partial_agree``), beats
+    the phone loop by ``reject_partial`` (``reject_article`` when "a" comes
+    before the rank), a "rank of" has an "of" that beats the phone loop by
+    ``reject_of`` (see :meth:`_tail_score`), and it passes the checks of
+    :meth:`Backed.partial_holds`: talk must not become a miscall
+    (docs/partial-calls.md).
     """
 
     name = "pocketsphinx"
