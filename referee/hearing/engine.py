@@ -269,8 +269,7 @@ class PocketSphinx(Backed):
     A partial call ("queen", "hearts", "jack of": kind ``'partial'``) is always
     PocketSphinx's reading (the classifier does not know it) and counts only
     if it is read the same at both dither levels (``partial_agree``), beats
-    the phone loop by ``reject_partial`` (``reject_article`` when "a" comes
-    before the rank), a "rank of" has an "of" that beats the phone loop by
+    the phone loop by ``reject_partial``, a "rank of" has an "of" that beats the phone loop by
     ``reject_of`` (see :meth:`_tail_score`), and it passes the checks of
     :meth:`Backed.partial_holds`: talk must not become a miscall
     (docs/partial-calls.md).
@@ -293,7 +292,7 @@ class PocketSphinx(Backed):
                  suits: SuitCheck | str | bool = True, suit_bar: float = 0.03,
                  partial_doubt: float = 0.2, partial_span: float = 0.7,
                  partial_outside: float = 0.03, reject_partial: float | None = -17.0,
-                 reject_of: float | None = -2.5, reject_article: float | None = -10.0,
+                 reject_of: float | None = -2.5,
                  partial_agree: bool = True,
                  **options) -> None:
         try:
@@ -348,7 +347,7 @@ class PocketSphinx(Backed):
         self.reject_command = reject_command
         self.reject_addressed = reject_addressed
         self.reject_partial, self.partial_agree = reject_partial, bool(partial_agree)
-        self.reject_of, self.reject_article = reject_of, reject_article
+        self.reject_of = reject_of
         commands = [p for p in self.grammar.phrases if p.kind == "command"]
         #: Commands said only as "referee ...": those that undo or end something.
         self._guarded = {p.said for p in commands} - {
@@ -469,10 +468,6 @@ class PocketSphinx(Backed):
             reject = self.reject_command if m.kind == "command" else \
                 self.reject if m.kind in ("call", "shout") else \
                 self.reject_partial if m.kind == "partial" else None
-            if m.kind == "partial" and words[0][0] == "a" and self.reject_article is not None:
-                # "a six" is how "ace it" is read: "a" and a rank need a better fit
-                reject = max(reject, self.reject_article) if reject is not None \
-                    else self.reject_article
         if reject is not None:
             score = self._phone_loop(d, pcm)
         if m is not None and m.said in self._guarded and self.reject_addressed is not None \

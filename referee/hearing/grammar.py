@@ -267,17 +267,19 @@ class Grammar:
                     out.append(" ".join(normalise(p)))
             return " ".join(o for o in out if o)
 
+        # With decoys, partial calls ("queen", "jack of") are read in the decoys'
+        # branch, as where they are not listened for: the search for every other
+        # phrase stays the same (match() tells them apart by their words).
+        rival = ("decoy", "partial") if decoys else ("decoy",)
         if self.templates:
-            alts = sorted({rule(t) for k, t in self.templates if k != "decoy"})
+            alts = sorted({rule(t) for k, t in self.templates if k not in rival})
         else:
             alts = sorted({" ".join(p.words) for p in self.phrases})
         lines = ["#JSGF V1.0;", f"grammar {re.sub(r'[^A-Za-z0-9_]', '_', self.name)};",
                  "<phrase> = " + " | ".join(alts) + ";"]
         rivals = []
         if decoys:
-            # A decoy that is one of the active phrases (a bare rank where partial
-            # calls are listened for) is that phrase, not a rival of it.
-            ds = sorted({rule(t) for k, t in self.templates if k == "decoy"} - set(alts))
+            ds = sorted({rule(t) for k, t in self.templates if k in rival} - set(alts))
             if ds:
                 lines.append("<decoy> = " + " | ".join(ds) + ";")
                 rivals.append("<decoy>")

@@ -213,10 +213,10 @@ ADDRESSED = {
 #: call cut short. A miscall in Stroop.
 PARTIALS = {
     "tuning": (("queen", "queen"), ("five", "five"), ("hearts", "hearts"),
-               ("jack of", "jack of"), ("a four", "four"), ("spades", "spades"),
+               ("jack of", "jack of"), ("ten", "ten"), ("spades", "spades"),
                ("king", "king"), ("seven of", "seven of")),
     "held-out": (("nine", "nine"), ("clubs", "clubs"), ("queen of", "queen of"),
-                 ("a six", "six"), ("diamonds", "diamonds"), ("jack", "jack"),
+                 ("six", "six"), ("diamonds", "diamonds"), ("jack", "jack"),
                  ("eight", "eight"), ("three of", "three of")),
 }
 

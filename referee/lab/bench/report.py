@@ -322,7 +322,7 @@ def partial_section(records: list[dict], present: list[str]) -> list[str]:
     if not _of(records, category="partial"):
         return []
     L = ["## Partial calls", ""]
-    L += ["A partial call is a bare rank or suit, or a call cut short (\"queen\", \"a six\", "
+    L += ["A partial call is a bare rank or suit, or a call cut short (\"queen\", \"six\", "
           "\"hearts\", \"jack of\"): a miscall in Stroop. *Heard* means a partial call and "
           "nothing else that acts on the game was heard (any partial call: each is a miscall); "
           "*exact* that it was the one said. Talk with bare card words (\"five minutes\", "

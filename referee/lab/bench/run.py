@@ -350,7 +350,7 @@ def corpus_about(speakers: tuple[corpus.Voice, ...] = corpus.VOICES,
         "4 commands, 4 chatter sentences without card words and 4 near-misses (\"I have four "
         "hearts\", \"queen of the castle\", \"the goose is loose\"), and 4 sentences addressed "
         "to the referee that are no command (\"referee, who won that one\"), its split's 8 "
-        "partial calls (\"queen\", \"a six\", \"jack of\") and 10 sentences of talk with "
+        "partial calls (\"queen\", \"hearts\", \"jack of\") and 10 sentences of talk with "
         "bare card words (\"five minutes\"); each split also has 26 noise-only items. Speaking rate varies ×0.85–1.2, pitch ±300 cents, peak level "
         "−26 to −3 dBFS; 0.3–1.5 s before and 0.8–1.6 s after the speech. Clean items have "
         "digital silence or faint room noise (pink, 50 dB down) around the speech; noisy ones "
