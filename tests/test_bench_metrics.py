@@ -96,11 +96,29 @@ def test_real_time_factor_and_wilson():
 
 def test_verdicts_against_targets():
     good = {"accuracy": {"clean": (98, 100), "20": (95, 100), "10": (85, 100), "5": (60, 100)},
-            "goop": (1, 1), "false_accepts": (2, 100), "rtf": 0.1, "p95": 0.3}
+            "goop": (1, 1), "false_accepts": (2, 100), "rtf": 0.1, "p95": 0.3,
+            "partials": (90, 100), "partial_accepts": (1, 100)}
     assert all(report.verdicts(good).values())
-    bad = {**good, "accuracy": {**good["accuracy"], "10": (84, 100)}, "p95": 0.301}
+    bad = {**good, "accuracy": {**good["accuracy"], "10": (84, 100)}, "p95": 0.301,
+           "partials": (89, 100), "partial_accepts": (2, 100)}
     v = report.verdicts(bad)
     assert v["10"] is False and v["p95"] is False and v["clean"] is True
+    assert v["partials"] is False and v["partial_accepts"] is False
+
+
+def test_partial_calls_heard_and_talk_turned_into_one():
+    part = [rec("queen", heard("queen", kind="partial"), category="partial"),
+            rec("jack of", heard("ten of", kind="partial"), category="partial"),   # a miscall
+            rec("hearts", heard("two of hearts"), category="partial"),            # a card
+            rec("spades", category="partial")]
+    assert M.partials_heard(part) == (2, 4)
+    talk = [rec(None, heard("five", kind="partial"), category="partial-chatter"),
+            rec(None, heard("five of clubs"), category="partial-chatter"),
+            rec(None, heard("five", kind="unknown"), category="partial-chatter")]
+    assert M.partial_accepts(talk) == (1, 3)
+    assert M.outcome(rec("queen of hearts", heard("queen of", kind="partial"))) == "wrong"
+    assert M.calls_heard_as_partial([rec("queen of hearts", heard("queen of", kind="partial")),
+                                     rec("queen of hearts", heard("queen of hearts"))]) == (1, 2)
 
 
 def test_report_states_held_out_separately_and_the_command(tmp_path):

@@ -141,7 +141,28 @@ def test_each_voice_says_four_sentences_to_the_referee_that_are_no_command():
     assert not set(corpus.ADDRESSED["tuning"]) & set(corpus.ADDRESSED["held-out"])
     # They come after every other item, so those are as in version 3.
     first = items.index(addressed[0])
-    assert all(i.category == "addressed" for i in items[first:] if i.split == "tuning")
+    assert all(i.category in ("addressed", "partial", "partial-chatter")
+               for i in items[first:] if i.split == "tuning")
+
+
+def test_each_voice_says_its_splits_partial_calls_and_talk_with_bare_card_words_last():
+    from referee.hearing.grammar import Grammar
+    items = corpus.plan(1)
+    grammar = Grammar.load().subset(("call", "partial"))
+    for split in corpus.SPLITS:
+        mine = [i for i in items if i.split == split]
+        first = next(k for k, i in enumerate(mine) if i.category == "partial")
+        # They come after every other item, so those are as before.
+        assert all(i.category in ("partial", "partial-chatter") for i in mine[first:])
+        assert len(mine) - first == 18 * sum(v.split == split for v in corpus.VOICES)
+    for i in items:
+        if i.category == "partial":
+            m = grammar.match(i.text)
+            assert (m.kind, m.said) == ("partial", i.expect)
+        elif i.category == "partial-chatter":
+            assert i.expect is None and grammar.match(i.text) is None
+    for table in (corpus.PARTIALS, corpus.PARTIAL_CHATTER):
+        assert not set(table["tuning"]) & set(table["held-out"])
 
 
 def test_a_development_set_replaces_the_tuning_voices_only():

@@ -33,11 +33,33 @@ def test_aliases_and_engine_markers(g, text, said):
 
 
 @pytest.mark.parametrize("text", [
-    "I have four hearts", "four hearts", "queen", "hearts", "of", "", "king me",
+    "I have four hearts", "four hearts", "of", "", "king me", "of hearts",
     "queen of hearts please", "the queen of hearts", "group", "what time is it",
 ])
 def test_near_misses_and_chatter_are_no_match(g, text):
     assert g.match(text) is None
+
+
+@pytest.mark.parametrize("text,said", [
+    ("queen", "queen"), ("king", "king"), ("heart", "hearts"), ("spades", "spades"),
+    ("jack of", "jack of"),
+])
+def test_bare_ranks_and_suits_and_calls_cut_short_are_partial_calls(g, text, said):
+    assert g.match(text) == Match("partial", said, text)
+    # Where partial calls are not listened for they are decoys: no match.
+    assert g.subset(("call", "shout")).match(text) is None
+
+
+def test_listening_for_partial_calls_leaves_the_engine_search_as_it_was(g):
+    # With decoys they are read in the decoys' branch, as where they are not listened for.
+    kinds = ("call", "shout", "command")
+    assert g.subset((*kinds, "partial")).jsgf(decoys=True) == g.subset(kinds).jsgf(decoys=True)
+    # Without, they are phrases of the engine grammar.
+    assert "<slot_rank> of |" in g.subset(("call", "partial")).jsgf().split("<phrase> =")[1]
+
+
+def test_where_numbers_are_listened_for_a_bare_number_is_a_number(g):
+    assert g.subset(("number", "partial")).match("four").kind == "number"
 
 
 def test_goop_and_its_stand_in(g):

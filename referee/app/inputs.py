@@ -19,7 +19,7 @@ from referee.core.events import Heard, Utterance
 
 #: What each game listens for (grammar kinds).
 KINDS = {
-    "stroop": ("call", "command"),
+    "stroop": ("call", "partial", "command"),
     "goop": ("shout", "command", "number"),
 }
 

@@ -45,9 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "name; several devices: one mic each (default: the default input)")
     p.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
     p.add_argument("--model", metavar="DIR", help="Vosk model directory")
-    p.add_argument("--kinds", default="call,shout,command", metavar="K,..",
-                   help="what to listen for: call, shout, command, number "
-                   "(default call,shout,command)")
+    p.add_argument("--kinds", default="call,shout,command,partial", metavar="K,..",
+                   help="what to listen for: call, shout, command, number, partial (a bare "
+                   "rank or suit, or a call cut short) (default call,shout,command,partial)")
     p.add_argument("--json", action="store_true", help="JSON Lines output")
     p.add_argument("--watermarks", action="store_true",
                    help="also print how far each stream has been heard")

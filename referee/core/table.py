@@ -199,7 +199,7 @@ class Table:
             name = command_name(said)
             return Command(name, end, None if stream == DEALER else stream) if name else None
         if self.start.game == "stroop":
-            if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):
+            if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):  # a partial call is a miscall
                 return None
             if stream == DEALER:
                 card = Card.find(said)

@@ -31,7 +31,7 @@ from referee.hearing.segmenter import Segment, Segmenter
 from referee.hearing.suits import SuitCheck
 
 #: What transcription and listening listen for unless told otherwise.
-DEFAULT_KINDS = ("call", "shout", "command")
+DEFAULT_KINDS = ("call", "shout", "command", "partial")
 
 #: Calls and shouts must be voiced (have a pitch) for at least this many 10 ms
 #: steps in a row (see :func:`checks.voiced_run`): every word of theirs has a
@@ -124,7 +124,8 @@ class Backed:
               decide_at_pause: bool = True, pause_support: float = 0.15,
               pause_accept: float = 0.6, hang: float = 0.21, hang_noisy: float = 0.36,
               max_outside: float = 0.12, suits: SuitCheck | str | bool = True,
-              suit_bar: float = 0.03) -> None:
+              suit_bar: float = 0.03, partial_doubt: float = 0.2,
+              partial_span: float = 1.0, partial_outside: float = 0.12) -> None:
         self.classifier = self._load_classifier(classifier)
         #: The kind of each of the classifier's phrases in this grammar (None: not in it).
         self.phrase_kinds = {} if self.classifier is None else {
@@ -150,6 +151,20 @@ class Backed:
             except ClassifierError as e:
                 raise EngineError(str(e)) from None
         self.suit_bar = float(suit_bar)
+        self.partial_doubt, self.partial_span = float(partial_doubt), float(partial_span)
+        self.partial_outside = float(partial_outside)
+
+    def partial_holds(self, probs: dict[str, float] | None, span: float) -> bool:
+        """Whether a partial call the decoder found may
+        stand: its sound lasts ``partial_span`` seconds at most (and no more
+        than ``partial_outside`` seconds of voiced sound lie outside it, which
+        the caller checks), and the
+        classifier (``probs``) gives no full call or shout ``partial_doubt``
+        or more (a call whose suit sank under noise is no miscall)."""
+        if span > self.partial_span:
+            return False
+        return probs is None or max(
+            (v for name, v in probs.items() if name != OTHER), default=0.0) < self.partial_doubt
 
     def suit_holds(self, said: str, kind: str, samples: np.ndarray, end: float) -> bool:
         """Whether a call ``said`` that ends ``end`` seconds into ``samples``
@@ -253,6 +268,14 @@ class PocketSphinx(Backed):
     only if what follows "referee" fits a command's ending better than
     ``reject_addressed`` against a free phone loop (see
     :meth:`_addressed_score`): talk addressed to the referee is not one of them.
+
+    A partial call ("queen", "hearts", "jack of": kind ``'partial'``) is always
+    PocketSphinx's reading (the classifier does not know it) and counts only
+    if it is read the same at both dither levels (``partial_agree``), beats
+    the phone loop by ``reject_partial``, a "rank of" has an "of" that beats the phone loop by
+    ``reject_of`` (see :meth:`_tail_score`), and it passes the checks of
+    :meth:`Backed.partial_holds`: talk must not become a miscall
+    (docs/partial-calls.md).
     """
 
     name = "pocketsphinx"
@@ -270,6 +293,10 @@ class PocketSphinx(Backed):
                  sure: float | None = 0.9, decide_at_pause: bool = True,
                  pause_support: float = 0.15, pause_accept: float = 0.6,
                  suits: SuitCheck | str | bool = True, suit_bar: float = 0.03,
+                 partial_doubt: float = 0.2, partial_span: float = 0.7,
+                 partial_outside: float = 0.03, reject_partial: float | None = -17.0,
+                 reject_of: float | None = -2.5,
+                 partial_agree: bool = True,
                  **options) -> None:
         try:
             from pocketsphinx import Decoder, get_model_path
@@ -314,6 +341,8 @@ class PocketSphinx(Backed):
         self.reject, self.max_pause = reject, int(max_pause)
         self.reject_command = reject_command
         self.reject_addressed = reject_addressed
+        self.reject_partial, self.partial_agree = reject_partial, bool(partial_agree)
+        self.reject_of = reject_of
         commands = [p for p in self.grammar.phrases if p.kind == "command"]
         #: Commands said only as "referee ...": those that undo or end something.
         self._guarded = {p.said for p in commands} - {
@@ -329,7 +358,8 @@ class PocketSphinx(Backed):
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
         self._back(classifier, accept, support, early, sure, decide_at_pause, pause_support,
-                   pause_accept, hang, hang_noisy, max_outside, suits, suit_bar)
+                   pause_accept, hang, hang_noisy, max_outside, suits, suit_bar,
+                   partial_doubt, partial_span, partial_outside)
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its
@@ -339,12 +369,15 @@ class PocketSphinx(Backed):
         if d is None:
             d = self._Decoder(**self._config)
             d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
-            if (self.reject, self.reject_command, self.reject_addressed) != (None, None, None):
+            if (self.reject, self.reject_command, self.reject_addressed,
+                    self.reject_partial, self.reject_of) != (None, None, None, None, None):
                 # A free phone loop: the rival explanation of the same audio.
                 d.add_allphone_file("phones", None)
             if self.reject_addressed is not None and self._addressed:
                 d.add_jsgf_string("addressed", "#JSGF V1.0;\ngrammar addressed;\n"
                                   "public <rest> = " + " | ".join(self._addressed) + ";\n")
+            if self.reject_of is not None and "partial" in self.grammar.kinds:
+                d.add_jsgf_string("of", "#JSGF V1.0;\ngrammar of;\npublic <of> = of;\n")
             d.activate_search("grammar")
             self._decoders[channel] = d
         return d
@@ -392,13 +425,27 @@ class PocketSphinx(Backed):
         was measured to turn chatter in noise into cards, so it is not used."""
         d = self.decoder_for(channel)
         levels = [self.dither] if self.dither is None else [self.dither, self.dither + 8.0]
+        partial = None  # the first reading, when it was a partial call
         for level in levels:
             text, words, pcm, pause = self._decode(d, samples, level)
             said = " ".join(w for w, _, _ in words)
             m = self.grammar.match(said) if words else None
+            if m is not None and m.kind == "partial" and partial is None \
+                    and level == levels[0] and len(levels) > 1:
+                partial = (text, words, pcm, pause, m)
+                continue
             if not words or m or (len(words) > 2 and tuple(said.split()) in self._decoys):
                 break
-        if m is None and len(words) <= 1 and self.denoise and noise is not None \
+        doubted = False  # a partial call read only once: no phrase
+        if partial is not None and (m is None or m.kind == "partial"):
+            # A partial call is read so both times, or it is no phrase: a call,
+            # shout or command read the second time is taken, as after a decoy.
+            if m is not None and m.said == partial[-1].said or not self.partial_agree:
+                text, words, pcm, pause, m = partial
+            else:
+                doubted = True
+        if (m is None or m.kind == "partial") and len(words) <= 1 and self.denoise \
+                and noise is not None \
                 and len(noise) and not all(self.ruled_out(p, probs) for p in self._shouts):
             clean = subtract_noise(samples, noise, self.denoise)
             retry = self._decode(d, clean, self.dither)
@@ -408,11 +455,14 @@ class PocketSphinx(Backed):
                 text, words, pcm, pause = retry
                 m = m2
         score, reject = None, None
+        if doubted and (m is None or m.kind == "partial"):
+            return text, words, 0.0
         if m is not None and m.kind in ("call", "shout") and self.ruled_out(m.said, probs):
             return text, words, 0.0
         if m is not None:
             reject = self.reject_command if m.kind == "command" else \
-                self.reject if m.kind in ("call", "shout") else None
+                self.reject if m.kind in ("call", "shout") else \
+                self.reject_partial if m.kind == "partial" else None
         if reject is not None:
             score = self._phone_loop(d, pcm)
         if m is not None and m.said in self._guarded and self.reject_addressed is not None \
@@ -420,9 +470,29 @@ class PocketSphinx(Backed):
             rest = self._addressed_score(d, pcm[int(words[0][2] * self.rate):])
             if rest is not None and rest <= self.reject_addressed:
                 return text, words, 0.0
-        if m is None or m.kind != "call":
+        if m is not None and m.kind == "partial" and self.reject_of is not None \
+                and len(words) > 1 and words[-1][0] == "of":
+            rest = self._tail_score(d, "of", pcm[int(words[-2][2] * self.rate):])
+            if rest is not None and rest <= self.reject_of:
+                return text, words, 0.0
+        if m is None or m.kind not in ("call", "partial"):
             pause = 0  # "no, twelve", "referee, new game": a pause is fine there
         return text, words, self.confidence(score, pause, reject)
+
+    def _tail_score(self, d, search: str, pcm: np.ndarray) -> float | None:
+        """``pcm`` read by the decoder's search ``search`` against a free phone
+        loop, per frame (log base 1.0001); None when too short to tell. The
+        "of" of a call cut short ("jack of") fits "of" about as well as free
+        phones do; talk forced onto it ("ace it", "five minutes") far worse,
+        though the rank before it lifts the score of the whole."""
+        if len(pcm) < HOP * 3:
+            return None
+        try:
+            g = _search_score(d, search, pcm)
+            p = None if g is None else _search_score(d, "phones", pcm)
+            return None if p is None else (g[0] - p[0]) / g[1]
+        finally:
+            d.activate_search("grammar")
 
     def _addressed_score(self, d, pcm: np.ndarray) -> float | None:
         """What follows "referee" in a command, ``pcm``, read as one of the
@@ -1008,10 +1078,13 @@ class SegmentStream:
         start, end = float(t0 + a), float(t0 + b)
         said = " ".join(w for w, _, _ in words)
         m = eng.grammar.match(said)
+        outside = eng.partial_outside if m is not None and m.kind == "partial" \
+            else eng.max_outside
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
-                or checks.speech_outside(seg.samples, rate, a, b) > eng.max_outside \
-                or (m.kind in ("call", "shout") and not self._voiced(
+                or checks.speech_outside(seg.samples, rate, a, b) > outside \
+                or (m.kind in ("call", "shout", "partial") and not self._voiced(
                     seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)) \
+                or (m.kind == "partial" and not eng.partial_holds(probs, b - a)) \
                 or not eng.suit_holds(m.said, m.kind, seg.samples, b):
             return [] if pause else [Utterance("unknown", said, start, end, 0.0, self.channel,
                                                self.player, self.source)]

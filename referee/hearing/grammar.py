@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-KINDS = ("call", "shout", "command", "number")
+KINDS = ("call", "shout", "command", "number", "partial")
 
 #: Where grammar files live: $REFEREE_GRAMMARS, else the repository's grammars/.
 GRAMMAR_DIR = Path(os.environ.get("REFEREE_GRAMMARS")
@@ -56,7 +56,8 @@ class Match:
     """What a text means in the grammar."""
 
     kind: str
-    """``'call'``, ``'shout'``, ``'command'`` or ``'number'``."""
+    """``'call'``, ``'shout'``, ``'command'``, ``'number'`` or ``'partial'`` (a bare rank
+    or suit, or a call cut short: ``'queen'``, ``'hearts'``, ``'jack of'``)."""
     said: str
     """Canonical phrase: ``'queen of hearts'``, ``'goop'``, ``'score'``, ``'17'``."""
     text: str
@@ -266,15 +267,19 @@ class Grammar:
                     out.append(" ".join(normalise(p)))
             return " ".join(o for o in out if o)
 
+        # With decoys, partial calls ("queen", "jack of") are read in the decoys'
+        # branch, as where they are not listened for: the search for every other
+        # phrase stays the same (match() tells them apart by their words).
+        rival = ("decoy", "partial") if decoys else ("decoy",)
         if self.templates:
-            alts = sorted({rule(t) for k, t in self.templates if k != "decoy"})
+            alts = sorted({rule(t) for k, t in self.templates if k not in rival})
         else:
             alts = sorted({" ".join(p.words) for p in self.phrases})
         lines = ["#JSGF V1.0;", f"grammar {re.sub(r'[^A-Za-z0-9_]', '_', self.name)};",
                  "<phrase> = " + " | ".join(alts) + ";"]
         rivals = []
         if decoys:
-            ds = sorted({rule(t) for k, t in self.templates if k == "decoy"})
+            ds = sorted({rule(t) for k, t in self.templates if k in rival} - set(alts))
             if ds:
                 lines.append("<decoy> = " + " | ".join(ds) + ";")
                 rivals.append("<decoy>")

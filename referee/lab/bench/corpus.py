@@ -209,6 +209,31 @@ ADDRESSED = {
     ),
 }
 
+#: Partial calls, (what is said, the canonical partial call): a bare rank or suit, or a
+#: call cut short. A miscall in Stroop.
+PARTIALS = {
+    "tuning": (("queen", "queen"), ("five", "five"), ("hearts", "hearts"),
+               ("jack of", "jack of"), ("ten", "ten"), ("spades", "spades"),
+               ("king", "king"), ("seven of", "seven of")),
+    "held-out": (("nine", "nine"), ("clubs", "clubs"), ("queen of", "queen of"),
+                 ("six", "six"), ("diamonds", "diamonds"), ("jack", "jack"),
+                 ("eight", "eight"), ("three of", "three of")),
+}
+
+#: Table talk with a bare rank or suit in it, that must not become a partial call.
+PARTIAL_CHATTER = {
+    "tuning": (
+        "I have four kids", "five minutes", "hearts are trumps", "queen of the castle",
+        "give me five", "the king is tired", "seven o'clock", "two more",
+        "spades for the garden", "ace it",
+    ),
+    "held-out": (
+        "three more minutes", "diamonds are trumps", "I saw the queen", "nine o'clock",
+        "four of us went", "the jack is loose", "clubs are open late", "six is enough",
+        "give it ten", "eight of them came",
+    ),
+}
+
 #: What the babble talkers say (no card, shout or command words).
 BABBLE = {
     "tuning": (
@@ -232,9 +257,11 @@ class Item:
     id: str
     split: str
     category: str
-    """``'call'``, ``'shout'``, ``'command'``, ``'chatter'``, ``'near-miss'``,
-    ``'noise'`` or ``'addressed'`` (the last four are negatives; ``'addressed'``
-    is talk to the referee that is no command, "referee, who won that one")."""
+    """``'call'``, ``'shout'``, ``'command'``, ``'partial'`` (a bare rank or suit, or a
+    call cut short), ``'chatter'``, ``'near-miss'``, ``'noise'``, ``'addressed'`` or
+    ``'partial-chatter'`` (the last five are negatives; ``'addressed'`` is talk to the
+    referee that is no command, "referee, who won that one"; ``'partial-chatter'``, talk
+    with a bare rank or suit in it, "five minutes")."""
     text: str
     """What the voice says ('' for noise only)."""
     expect: str | None
@@ -299,7 +326,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
     cards (13 per SNR bucket), "goop" 8 times, 4 commands, 4 chatter and 4
     near-miss negatives; per split, 26 noise-only items; then per voice 4
     sentences addressed to the referee (drawn apart, so the items before them
-    are as in version 3)."""
+    are as in version 3); then per voice its split's 8 partial calls ("queen", "jack of")
+    and 10 sentences of table talk with bare card words ("five minutes"), drawn apart
+    too, so that the items before them, and a cache of them, are as before."""
     items: list[Item] = []
     deck = [c.spoken for c in full_deck()]
     for split in SPLITS:
@@ -346,6 +375,19 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
             for i, text in enumerate(rng.permutation(ADDRESSED[split])[:4]):
                 snr, noise = _snr_noise(i, vi)
                 add(category="addressed", text=str(text), expect=None, voice=voice.id,
+                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+        for vi, voice in enumerate(speakers):
+            rng = mixing.rng_for(seed, f"plan/partial/{voice.id}")
+            lines = [("partial", str(t), str(said)) for t, said in
+                     rng.permutation(PARTIALS[split])]
+            lines += [("partial-chatter", str(t), None) for t in
+                      rng.permutation(PARTIAL_CHATTER[split])]
+            per_cat = {}
+            for category, text, expect in lines:
+                i = per_cat.get(category, 0)
+                per_cat[category] = i + 1
+                snr, noise = _snr_noise(i, vi)
+                add(category=category, text=text, expect=expect, voice=voice.id,
                     family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
     return items
 

@@ -18,8 +18,9 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
-ACCEPT_KINDS = ("call", "shout", "command", "number")
-"""Utterance kinds that act on the game (``'unknown'`` does not)."""
+ACCEPT_KINDS = ("call", "shout", "command", "number", "partial")
+"""Utterance kinds that act on the game (``'unknown'`` does not; a partial call is a
+miscall in Stroop)."""
 FALSE_ACCEPT_KINDS = ("call", "shout")
 """Kinds that count as a false accept when heard in a negative."""
 
@@ -181,3 +182,26 @@ def word_confusions(records: Iterable[dict]) -> Counter:
             if said[1] != heard[1]:
                 c[("suit", said[1], heard[1])] += 1
     return c
+
+
+def partials_heard(records: Iterable[dict]) -> tuple[int, int]:
+    """(partial calls heard as a partial call, any one, and nothing acting on the game
+    besides partial calls; partial-call items). Which partial matters less: any one is
+    a miscall."""
+    return rate((r for r in records if r.get("category") == "partial"),
+                lambda r: bool(accepted(r))
+                and all(h["kind"] == "partial" for h in accepted(r)))
+
+
+def partial_accepts(records: Iterable[dict]) -> tuple[int, int]:
+    """(negatives after which a partial call was heard, negatives): talk turned into a
+    miscall."""
+    return rate((r for r in records if r.get("expect") is None),
+                lambda r: any(h["kind"] == "partial" for h in accepted(r)))
+
+
+def calls_heard_as_partial(records: Iterable[dict]) -> tuple[int, int]:
+    """(card calls after which a partial call was heard, card calls): a call turned
+    into a miscall."""
+    return rate((r for r in records if r.get("category") == "call"),
+                lambda r: any(h["kind"] == "partial" for h in accepted(r)))

@@ -20,6 +20,10 @@ ISSUE_NEGATIVES = ("chatter", "near-miss", "noise")
 addressed to the referee is reported apart)."""
 UNDOING = ("undo", "new game", "end")
 """Commands that undo or end something."""
+PARTIAL_TARGET = 90.0  # % of partial calls heard as one, at least
+PARTIAL_ACCEPT_TARGET = 1.0  # % of talk turned into a partial call, at most
+TALK = ("chatter", "near-miss", "partial-chatter", "addressed")
+"""The negatives that are talk: what must not become a partial call."""
 RTF_TARGET = 0.1  # CPU seconds per audio second per channel, at most
 P95_TARGET = 0.300  # seconds, at most
 #: Out-of-the-box PocketSphinx with a plain JSGF, from the issue (for context).
@@ -83,6 +87,8 @@ def summary(records: list[dict]) -> dict:
         "p50": M.percentile(d, 50),
         "p95": M.percentile(d, 95),
         "delays": len(d),
+        "partials": M.partials_heard(records),
+        "partial_accepts": M.partial_accepts(r for r in records if r["category"] in TALK),
     }
 
 
@@ -94,6 +100,10 @@ def verdicts(s: dict) -> dict[str, bool | None]:
         out[snr] = None if n == 0 else M.pct(k, n) >= target
     k, n = s["false_accepts"]
     out["false_accepts"] = None if n == 0 else M.pct(k, n) <= FALSE_ACCEPT_TARGET
+    k, n = s["partials"]
+    out["partials"] = None if n == 0 else M.pct(k, n) >= PARTIAL_TARGET
+    k, n = s["partial_accepts"]
+    out["partial_accepts"] = None if n == 0 else M.pct(k, n) <= PARTIAL_ACCEPT_TARGET
     out["rtf"] = None if s["rtf"] is None else s["rtf"] <= RTF_TARGET
     out["p95"] = None if s["p95"] is None else s["p95"] <= P95_TARGET
     return out
@@ -143,6 +153,14 @@ def render(records: list[dict], meta: dict) -> str:
                  f"≤ {FALSE_ACCEPT_TARGET:.0f} %",
                  *[_fmt_rate(*sums[s]["false_accepts"], ci=True) for s in present],
                  _mark(v["false_accepts"]), "–"])
+    rows.append(["Partial calls (\"queen\", \"jack of\") heard as a partial call, all SNRs",
+                 f"≥ {PARTIAL_TARGET:.0f} %",
+                 *[_fmt_rate(*sums[s]["partials"], ci=True) for s in present],
+                 _mark(v["partials"]), "0 of 8"])
+    rows.append(["Talk (chatter, near-misses, talk with bare card words, talk to the referee) "
+                 "turned into a partial call", f"≤ {PARTIAL_ACCEPT_TARGET:.0f} %",
+                 *[_fmt_rate(*sums[s]["partial_accepts"], ci=True) for s in present],
+                 _mark(v["partial_accepts"]), "–"])
     rows.append(["Real-time factor per channel (CPU, one core)", f"≤ {RTF_TARGET}",
                  *["–" if sums[s]["rtf"] is None else f"{sums[s]['rtf']:.3f}" for s in present],
                  _mark(v["rtf"]), "–"])
@@ -156,6 +174,8 @@ def render(records: list[dict], meta: dict) -> str:
         names = {"clean": "accuracy on clean audio", "20": "accuracy at 20 dB",
                  "10": "accuracy at 10 dB", "5": "accuracy at 5 dB",
                  "false_accepts": "false accepts", "rtf": "real-time factor",
+                 "partials": "partial calls heard",
+                 "partial_accepts": "talk turned into a partial call",
                  "p95": "p95 delay"}
         L += ["**Shortfalls** (" + judged + "): " + ", ".join(names[m] for m in missed) + ".", ""]
     else:
@@ -169,6 +189,8 @@ def render(records: list[dict], meta: dict) -> str:
                 _of(records, split=s, category=cat, snr=snr), lambda r: "x").get("x", (0, 0)))
                 for s in present]])
         L += [f"**{title}**", ""] + _table(["SNR", *present], rows) + [""]
+
+    L += partial_section(records, present)
 
     L += ["## Per noise type (card calls, 20/10/5 dB together)", ""]
     rows = []
@@ -293,6 +315,36 @@ def render(records: list[dict], meta: dict) -> str:
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]
     return "\n".join(L).rstrip() + "\n"
+
+
+def partial_section(records: list[dict], present: list[str]) -> list[str]:
+    """The lines of the section on partial calls (none without partial-call items)."""
+    if not _of(records, category="partial"):
+        return []
+    L = ["## Partial calls", ""]
+    L += ["A partial call is a bare rank or suit, or a call cut short (\"queen\", \"six\", "
+          "\"hearts\", \"jack of\"): a miscall in Stroop. *Heard* means a partial call and "
+          "nothing else that acts on the game was heard (any partial call: each is a miscall); "
+          "*exact* that it was the one said. Talk with bare card words (\"five minutes\", "
+          "\"I have four kids\") must become no partial call and no call.", ""]
+    rows = []
+    for snr in SNR_ORDER:
+        rows.append([SNR_LABEL[snr], *[_fmt_rate(*M.partials_heard(
+            _of(records, split=s, category="partial", snr=snr))) for s in present]])
+    rows.append(["all, exact", *[_fmt_rate(*M.rate(_of(records, split=s, category="partial"),
+                                                   lambda r: M.outcome(r) == "correct"))
+                                 for s in present]])
+    L += _table(["Partial calls heard", *present], rows) + [""]
+    rows = []
+    for cat in TALK + ("noise",):
+        rows.append([cat, *[_fmt_rate(*M.partial_accepts(_of(records, split=s, category=cat)))
+                            for s in present]])
+    rows.append(["partial-chatter, a call or shout", *[_fmt_rate(*M.false_accepts(
+        _of(records, split=s, category="partial-chatter"))) for s in present]])
+    rows.append(["card calls heard as a partial call", *[_fmt_rate(*M.calls_heard_as_partial(
+        _of(records, split=s))) for s in present]])
+    L += _table(["Turned into a partial call", *present], rows) + [""]
+    return L
 
 
 HEADING = "# Hearing benchmark"

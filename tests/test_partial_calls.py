@@ -1,0 +1,87 @@
+"""Partial calls (issue 21): a bare rank, a bare suit or a call cut short is heard as kind
+'partial', by held-out voices, while table talk with the same words is not, a full call is
+still a call, `transcribe --json` shows the kind, and Stroop judges a partial as a miscall."""
+
+import io
+import json
+
+import numpy as np
+import pytest
+
+from referee.app.journal_file import JournalFile
+from referee.audio.wav import write_wav
+from referee.cli.main import main
+from referee.core.events import GameStart, Heard, Utterance
+from referee.core.table import Table
+from referee.voice.speaker import Speaker
+from speech import corpus, pad, recogniser
+
+#: Voices the benchmark holds out (the phrase classifier never trained on them).
+HELD_OUT = ("flite:slt", "festival:cmu_us_slt_arctic_hts")
+PARTIALS = ("queen", "hearts", "jack of")
+CHATTER_VOICES = ("flite:awb", "flite:rms")
+CHATTER = ("I have four kids", "five minutes", "hearts are trumps", "queen of the castle")
+
+
+@pytest.fixture(scope="module")
+def speech(tmp_path_factory):
+    d = tmp_path_factory.mktemp("partial")
+    phrases = {f"{v}|{t}": f"{v}|{t}" for v in HELD_OUT for t in (*PARTIALS, "queen of hearts")}
+    phrases.update({f"{v}|{t}": f"{v}|{t}" for v in CHATTER_VOICES for t in CHATTER})
+    return corpus(d, phrases)
+
+
+def hear(x: np.ndarray) -> list[Utterance]:
+    """What the default recogniser reports for ``x``, fed in 50 ms blocks."""
+    y = (pad(x, 0.5, 0.8) * 16000).astype(np.int16)
+    stream = recogniser("pocketsphinx").stream()
+    out = []
+    for i in range(0, len(y), 800):
+        out += stream.feed(y[i:i + 800])
+    return [u for u in out + stream.close() if u.kind != "unknown"]
+
+
+@pytest.mark.parametrize("voice", HELD_OUT)
+@pytest.mark.parametrize("text", PARTIALS)
+def test_a_bare_rank_or_suit_or_a_call_cut_short_is_a_partial_call(speech, voice, text):
+    heard = hear(speech[f"{voice}|{text}"])
+    assert [(u.kind, u.said) for u in heard] == [("partial", text)]
+
+
+@pytest.mark.parametrize("voice", CHATTER_VOICES)
+@pytest.mark.parametrize("text", CHATTER)
+def test_table_talk_with_card_words_is_no_partial_call(speech, voice, text):
+    assert hear(speech[f"{voice}|{text}"]) == []
+
+
+@pytest.mark.parametrize("voice", HELD_OUT)
+def test_a_full_call_is_still_a_call(speech, voice):
+    heard = hear(speech[f"{voice}|queen of hearts"])
+    assert [(u.kind, u.said) for u in heard] == [("call", "queen of hearts")]
+
+
+def test_transcribe_json_shows_kind_partial(speech, tmp_path, capsys):
+    x = np.concatenate([pad(speech["flite:slt|queen"], 0.5, 0.8),
+                        pad(speech["flite:slt|queen of hearts"], 0.0, 0.8)])
+    write_wav(tmp_path / "calls.wav", x, 16000)
+    assert main(["transcribe", str(tmp_path / "calls.wav"), "--json",
+                 "--engine", "pocketsphinx"]) == 0
+    got = [json.loads(line) for line in capsys.readouterr().out.strip().splitlines()]
+    assert [(u["kind"], u["said"]) for u in got] == [("partial", "queen"),
+                                                     ("call", "queen of hearts")]
+
+
+def test_stroop_puts_the_caller_of_a_partial_call_out(tmp_path):
+    out = io.StringIO()
+    table = Table(GameStart("stroop", ("ann", "bob")), ["dealer", "ann", "bob"],
+                  speaker=Speaker(None, text=io.StringIO()),
+                  journal=JournalFile.new("stroop", folder=tmp_path), json_out=out)
+    table.hear(Utterance("call", "three of spades", 1.0, 1.6))    # the dealer deals 3♠
+    table.hear(Utterance("partial", "five", 2.0, 2.3, player="ann"))   # out: no full card
+    table.hear(Utterance("call", "five of diamonds", 2.5, 3.1, player="ann"))
+    table.hear(Utterance("call", "seven of hearts", 2.6, 3.3, player="bob"))
+    for c in ("dealer", "ann", "bob"):
+        table.hear(Heard(c, 5.0))
+    table.finish()
+    rounds = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert (rounds[0]["type"], rounds[0]["winner"]) == ("round", "bob")
