@@ -22,8 +22,9 @@ Watermarks: ``Heard(stream, upto)`` promises that no later utterance of ``stream
 player's name, or ``ch<index>``) will have a start or end before ``upto``. With cross-talk
 filtering any channel's recogniser can produce an utterance for any player, so every
 stream's watermark is the smallest of all recognisers' watermarks and of the starts of
-utterances still being decided (less how far timing may move their start earlier); an
-utterance is never passed on starting before a watermark already sent.
+utterances still being decided (with timing, less how far a call's sound may begin before
+the voice detector opens, and less how far timing may move a start earlier); an utterance
+is never passed on starting before a watermark already sent.
 
 Use it synchronously (``for event in listener.events(): ...``, as fast as the source gives
 blocks: faster than real time on a recording), or in a thread feeding a queue
@@ -62,6 +63,12 @@ class Listener:
     """Seconds of every channel's audio after a call's end (as its recogniser has it)
     before the call is timed: room for an end heard early, without holding verdicts long."""
 
+    TIMING_LEAD = 0.1
+    """Seconds the recognisers' watermarks are held back when calls are timed: the voice
+    detector opens a segment only at the voice, the unvoiced "s" of "six" or "seven" may
+    begin that much before it. (A call is timed ``TIMING_TAIL`` after its end, so this
+    holds back no verdict: the judge needs marks only a tie window past the end.)"""
+
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
                  hold: float = 0.25, **crosstalk_options: Any) -> None:
         self.source = source
@@ -73,6 +80,7 @@ class Listener:
         self.hold = hold
         self.tail = 0.0
         self.earlier = 0.0  # seconds timing may move a start before the recogniser's
+        self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
         self.rate = int(recogniser.rate)
         self._streams: dict[int, Any] = {}
         self._resamplers: dict[int, StreamResampler | None] = {}
@@ -82,6 +90,7 @@ class Listener:
         if self._ct is not None and self._ct.timer is not None:
             self.tail = self.TIMING_TAIL
             self.earlier = self._ct.timer.max_earlier
+            self.lead = self.TIMING_LEAD
         # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
         self._mix: list[list[np.ndarray]] = [[] for _ in range(n)]
         self._mix_start: list[int | None] = [None] * n  # index of the first sample in _mix
@@ -281,8 +290,8 @@ class Listener:
         if len(self._streams) < len(self.channels):
             return []
         if self.crosstalk:
-            # (an open segment's watermark is its lead-in, before any start timing gives)
-            common = min([self._decoded()] + [u.start - self.earlier for u in self._pending])
+            common = min([self._decoded() - self.lead]
+                         + [u.start - self.earlier for u in self._pending])
             marks = {c.name: common for c in self.channels}
         else:
             marks = {self.channels[ch].name: s.watermark for ch, s in self._streams.items()}
