@@ -67,9 +67,10 @@ END_OFFSET = {
 
 class LeakModel:
     """Per ordered pair of channels (k into c), a short filter predicting what of mic k's
-    signal reaches mic c: learnt online (:meth:`observe`) from windows where c's signal
-    is a clear delayed copy of k's (normalised correlation ``min_corr`` or more at a lag of
-    1 to ``max_delay`` seconds with k ahead)."""
+    signal reaches mic c: learnt online (:meth:`observe`) by least squares over the
+    windows where k's talker talks alone: some mic's signal is a clear delayed copy of
+    k's (normalised correlation ``min_corr`` or more at a lag of 1 to ``max_delay``
+    seconds with k ahead) and k's is a copy of none."""
 
     def __init__(self, rate: int, channels: int, max_delay: float = 0.006,
                  window: float = 0.064, min_corr: float = 0.6, taps: int = 5) -> None:
@@ -103,29 +104,34 @@ class LeakModel:
             return
         fa = np.fft.rfft(a, self._size, axis=0)
         fb = np.fft.rfft(b, self._size, axis=0)
-        found = {}  # (k, c): cross-correlation, where c is a clear delayed copy of k
+        cross, found = {}, set()  # found: (k, c) where c is a clear delayed copy of k
         for k in np.flatnonzero(live):
             for c in np.flatnonzero(live):
                 if k == c:
                     continue
                 # full[m] = sum_t b_k[t + m] a_c[t], so r[j] is the sum at lag j - L
                 full = np.fft.irfft(fb[:, k] * np.conj(fa[:, c]), self._size)[:2 * L + 1]
-                r = full[::-1]
+                r = cross[k, c] = full[::-1]
                 ncc = r / np.sqrt(e[k] * e[c])
                 j = int(np.argmax(np.abs(ncc)))
                 if j - L >= 1 and abs(ncc[j]) >= self.min_corr:
-                    found[k, c] = r
-        # Only from the talker: when k talks, its leaks into c and d are copies of each
-        # other too, and the later one would pass for a leak of the earlier.
+                    found.add((k, c))
+        # The talker: copied by another mic and a copy of none. Only its windows count
+        # (while k talks, its leaks into c and d are copies of each other too), and in
+        # them every other mic's, clear copy or not: a weak leak under the noise looks
+        # clear only in windows where the noise happens to add to it, and would come out
+        # too loud.
         led = {c for _, c in found}
-        for (k, c), r in found.items():
-            if k in led:
-                continue
-            self.cross[k, c] += r[L:]
+        talkers = {k for k, _ in found} - led
+        for k in talkers:
             bk = b[:, k]
-            self.auto[k, c] += [float(bk[L:L + W] @ bk[L - q:L + W - q])
-                                for q in range(self.taps)]
-            self.windows[k, c] += 1
+            acf = [float(bk[L:L + W] @ bk[L - q:L + W - q]) for q in range(self.taps)]
+            for c in np.flatnonzero(live):
+                if c == k or c in talkers:
+                    continue
+                self.cross[k, c] += cross[k, c][L:]
+                self.auto[k, c] += acf
+                self.windows[k, c] += 1
 
     def leak(self, k: int, c: int, min_windows: int = 4) -> tuple[int, np.ndarray] | None:
         """(first lag in samples, filter taps) of k's leak into c, or None if not learnt."""
