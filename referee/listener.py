@@ -15,8 +15,9 @@ loudest channel's (that recogniser missed it). Two players calling at once each 
 their own mic, so both calls are kept.
 
 Timing: with cross-talk filtering, each call passed on is timed from every channel
-(:mod:`referee.hearing.timing`), once the filter has ``tail`` seconds of audio after it;
-that may move its start up to ``CallTimer.max_earlier`` earlier than the recogniser's.
+(:mod:`referee.hearing.timing`), once the filter has ``TIMING_CONFIRM`` seconds of audio
+after the end so found (``TIMING_TAIL`` after the recogniser's at the latest); that may
+move its start up to ``CallTimer.max_earlier`` earlier than the recogniser's.
 
 Watermarks: ``Heard(stream, upto)`` promises that no later utterance of ``stream`` (the
 player's name, or ``ch<index>``) will have a start or end before ``upto``. With cross-talk
@@ -59,15 +60,17 @@ class Listener:
     be decoded past a suspected copy before it is decided.
     """
 
-    TIMING_TAIL = 0.15
-    """Seconds of every channel's audio after a call's end (as its recogniser has it)
-    before the call is timed: room for an end heard early, without holding verdicts long."""
-
-    TIMING_LEAD = 0.1
+    TIMING_CONFIRM = 0.05
+    """Seconds of every channel's audio past a call's end (as timed from every mic) before
+    the call is passed on: its end is where its sound stops, which is only known after."""
+    TIMING_TAIL = 0.3
+    """Seconds past the recogniser's end after which a call is passed on whatever its
+    timing says (sound going on after a call)."""
+    TIMING_LEAD = 0.05
     """Seconds the recognisers' watermarks are held back when calls are timed: the voice
-    detector opens a segment only at the voice, the unvoiced "s" of "six" or "seven" may
-    begin that much before it. (A call is timed ``TIMING_TAIL`` after its end, so this
-    holds back no verdict: the judge needs marks only a tie window past the end.)"""
+    detector opens a segment at the voice, and the unvoiced "s" of "six" or "seven" may
+    begin before it. (A mark past a start that timing finds earlier moves that start up
+    to the mark: a promise made is kept.)"""
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
                  hold: float = 0.25, **crosstalk_options: Any) -> None:
@@ -78,7 +81,6 @@ class Listener:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
         self.hold = hold
-        self.tail = 0.0
         self.earlier = 0.0  # seconds timing may move a start before the recogniser's
         self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
         self.rate = int(recogniser.rate)
@@ -88,7 +90,6 @@ class Listener:
         self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels],
                              **crosstalk_options) if self.crosstalk else None
         if self._ct is not None and self._ct.timer is not None:
-            self.tail = self.TIMING_TAIL
             self.earlier = self._ct.timer.max_earlier
             self.lead = self.TIMING_LEAD
         # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
@@ -251,7 +252,7 @@ class Listener:
         out: list[Event] = []
         keep: list[Utterance] = []
         for u in self._pending:
-            if not final and heard_to < u.end + self.tail:
+            if not final and (heard_to < u.end or not self._timed_to(u, heard_to)):
                 keep.append(u)  # not all channels' audio is in yet
                 continue
             verdict = self._attribute(u, decoded, final)
@@ -261,6 +262,15 @@ class Listener:
                 out += [self._not_before_sent(v) for v in verdict]
         self._pending = keep
         return out
+
+    def _timed_to(self, u: Utterance, heard_to: float) -> bool:
+        """Whether every channel has audio far enough past ``u`` to time it."""
+        timer = self._ct.timer if self._ct is not None else None
+        if timer is None or heard_to >= u.end + self.TIMING_TAIL:
+            return True
+        end = timer.refine(self._ct.audio, self._ct.first, self._ct.loudest(u), u.start,
+                           u.end)[1]
+        return heard_to >= end + self.TIMING_CONFIRM
 
     def _not_before_sent(self, u: Utterance) -> Utterance:
         """``u``, its start moved no earlier than any watermark already sent (a promise)."""
