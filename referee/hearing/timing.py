@@ -53,14 +53,14 @@ whose slow swings would pass for speech in 10 ms frames."""
 
 # Median seconds between the edge seen at a depth of D dB under the peak and the edge at
 # SPAN_DB, on clean tuning voices (``python -m referee.bench.timing_dev --learn``), for
-# D = 10, 14, ..., 38 and 40 (zero), per envelope: (whole band, fricative band).
+# D = 10, 14, ..., 38 and 40, per envelope (whole band above 150 Hz, fricative band).
 DEPTHS = (10, 14, 18, 22, 26, 30, 34, 38, 40)
 START_OFFSET = {
-    "broad": (0.059, 0.044, 0.021, 0.014, 0.002, 0.0, 0.0, 0.0, 0.0),
+    "broad": (0.059, 0.044, 0.021, 0.014, 0.003, 0.001, 0.0, 0.0, 0.0),
     "band": (0.019, 0.005, 0.002, 0.0, 0.0, 0.0, 0.0, 0.0, -0.001),
 }
 END_OFFSET = {
-    "broad": (0.199, 0.18, 0.142, 0.04, 0.018, 0.005, 0.001, 0.0, 0.0),
+    "broad": (0.199, 0.18, 0.149, 0.041, 0.014, 0.004, 0.001, 0.0, 0.0),
     "band": (0.028, 0.012, 0.004, 0.001, 0.0, 0.0, -0.001, -0.001, -0.002),
 }
 
@@ -96,7 +96,7 @@ class LeakModel:
         self._tail = x[i - L:]
 
     def _window(self, b: np.ndarray) -> None:
-        L, W, n = self.lags, self.window, self.channels
+        L, W = self.lags, self.window
         a = b[L:L + W]
         e = np.einsum("tc,tc->c", a, a)
         live = e > 1e-7 * W
