@@ -140,7 +140,7 @@ def calls(events):
 def test_copies_on_other_mics_are_dropped(tmp_path):
     wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0), (1, 660, 2.0, 2.4)])
     src = RecordingSource(wav, players=["ann", "bob"])
-    lst = Listener(src, ToneRecogniserDouble())
+    lst = Listener(src, ToneRecogniserDouble(), refine=False)  # the tones' times
     events = list(lst.events())
     assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0),
                              ("bob", "two of spades", 2.0, 2.4)]
@@ -162,7 +162,7 @@ def test_two_players_calling_at_once_are_both_heard(tmp_path):
     # double's bursts include it), but each call is loudest on its caller's mic
     wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0), (1, 660, 0.6, 0.95)])
     events = list(Listener(RecordingSource(wav, players=["ann", "bob"]),
-                           ToneRecogniserDouble()).events())
+                           ToneRecogniserDouble(), refine=False).events())
     assert sorted(calls(events)) == [("ann", "queen of hearts", 0.5, 1.0),
                                      ("bob", "two of spades", 0.5, 1.0)]
 
@@ -171,7 +171,7 @@ def test_a_call_missed_on_its_own_mic_is_credited_to_its_player(tmp_path):
     # ann's recogniser misses her call; bob's mic heard it at -15 dB: it is ann's.
     wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)])
     events = list(Listener(RecordingSource(wav, players=["ann", "bob"]),
-                           ToneRecogniserDouble(deaf=frozenset({0}))).events())
+                           ToneRecogniserDouble(deaf=frozenset({0})), refine=False).events())
     assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0)]
     check_order(events, ["ann", "bob"])
 
@@ -180,7 +180,7 @@ def test_other_rates_are_resampled_and_keep_their_times(tmp_path):
     wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0), (1, 660, 2.0, 2.4)], rate=48000)
     rec = ToneRecogniserDouble()
     src = RecordingSource(wav, players=["ann", "bob"])  # blocks at 48 kHz
-    events = list(Listener(src, rec).events())
+    events = list(Listener(src, rec, refine=False).events())
     assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0),
                              ("bob", "two of spades", 2.0, 2.4)]
     assert rec.fed == {0: 4 * RATE, 1: 4 * RATE}  # every sample, once, at 16 kHz
@@ -253,6 +253,7 @@ def test_a_device_that_starts_after_another_has_delivered_a_block():
         j = k - 1600      # bob's device starts 0.25 s in, its first block arriving when
         if j >= 0:        # ann's mic has delivered only 0.2 s
             blocks.append(Block(1, np.zeros(n, np.int16), 4000 + j, RATE, "bob"))
-    events = list(Listener(_BlocksSource(blocks, ["ann", "bob"]), ToneRecogniserDouble()).events())
+    events = list(Listener(_BlocksSource(blocks, ["ann", "bob"]), ToneRecogniserDouble(),
+                           refine=False).events())
     assert calls(events) == [("ann", "queen of hearts", 0.25, 0.75)]
     check_order(events, ["ann", "bob"])

@@ -14,11 +14,18 @@ recogniser reported an overlapping utterance of its own, and otherwise passed on
 loudest channel's (that recogniser missed it). Two players calling at once each dominate
 their own mic, so both calls are kept.
 
+Timing: with cross-talk filtering, each call passed on is timed from every channel
+(:mod:`referee.hearing.timing`), once the filter has ``TIMING_CONFIRM`` seconds of audio
+after the end so found (``TIMING_TAIL`` after the recogniser's at the latest); that may
+move its start up to ``CallTimer.max_earlier`` earlier than the recogniser's.
+
 Watermarks: ``Heard(stream, upto)`` promises that no later utterance of ``stream`` (the
 player's name, or ``ch<index>``) will have a start or end before ``upto``. With cross-talk
 filtering any channel's recogniser can produce an utterance for any player, so every
 stream's watermark is the smallest of all recognisers' watermarks and of the starts of
-utterances still being decided.
+utterances still being decided (with timing, less how far a call's sound may begin before
+the voice detector opens, and less how far timing may move a start earlier); an utterance
+is never passed on starting before a watermark already sent.
 
 Use it synchronously (``for event in listener.events(): ...``, as fast as the source gives
 blocks: faster than real time on a recording), or in a thread feeding a queue
@@ -31,6 +38,7 @@ from __future__ import annotations
 import math
 import queue
 import threading
+from dataclasses import replace
 from typing import Any, Iterator
 
 import numpy as np
@@ -53,6 +61,18 @@ class Listener:
     be decoded past a suspected copy before it is decided.
     """
 
+    TIMING_CONFIRM = 0.05
+    """Seconds of every channel's audio past a call's end (as timed from every mic) before
+    the call is passed on: its end is where its sound stops, which is only known after."""
+    TIMING_TAIL = 0.3
+    """Seconds past the recogniser's end after which a call is passed on whatever its
+    timing says (sound going on after a call)."""
+    TIMING_LEAD = 0.05
+    """Seconds the recognisers' watermarks are held back when calls are timed: the voice
+    detector opens a segment at the voice, and the unvoiced "s" of "six" or "seven" may
+    begin before it. (A mark past a start that timing finds earlier moves that start up
+    to the mark: a promise made is kept.)"""
+
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
                  hold: float = 0.25, **crosstalk_options: Any) -> None:
         self.source = source
@@ -62,12 +82,17 @@ class Listener:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
         self.hold = hold
+        self.earlier = 0.0  # seconds timing may move a start before the recogniser's
+        self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
         self.rate = int(recogniser.rate)
         self._streams: dict[int, Any] = {}
         self._resamplers: dict[int, StreamResampler | None] = {}
         n = len(self.channels)
         self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels],
                              **crosstalk_options) if self.crosstalk else None
+        if self._ct is not None and self._ct.timer is not None:
+            self.earlier = self._ct.timer.max_earlier
+            self.lead = self.TIMING_LEAD
         # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
         self._mix: list[list[np.ndarray]] = [[] for _ in range(n)]
         self._mix_start: list[int | None] = [None] * n  # index of the first sample in _mix
@@ -228,16 +253,32 @@ class Listener:
         out: list[Event] = []
         keep: list[Utterance] = []
         for u in self._pending:
-            if not final and heard_to < u.end:
+            if not final and (heard_to < u.end or not self._timed_to(u, heard_to)):
                 keep.append(u)  # not all channels' audio is in yet
                 continue
             verdict = self._attribute(u, decoded, final)
             if verdict is None:
                 keep.append(u)
             else:
-                out += verdict
+                out += [self._not_before_sent(v) for v in verdict]
         self._pending = keep
         return out
+
+    def _timed_to(self, u: Utterance, heard_to: float) -> bool:
+        """Whether every channel has audio far enough past ``u`` to time it."""
+        timer = self._ct.timer if self._ct is not None else None
+        if timer is None or heard_to >= u.end + self.TIMING_TAIL:
+            return True
+        end = timer.refine(self._ct.audio, self._ct.first, self._ct.loudest(u), u.start,
+                           u.end)[1]
+        return heard_to >= end + self.TIMING_CONFIRM
+
+    def _not_before_sent(self, u: Utterance) -> Utterance:
+        """``u``, its start moved no earlier than any watermark already sent (a promise)."""
+        sent = max(self._sent.values(), default=-math.inf)
+        if u.start >= sent:
+            return u
+        return replace(u, start=sent, end=max(u.end, sent))
 
     def _decoded(self) -> float:
         """Seconds: every channel's recogniser has decoded this far."""
@@ -260,7 +301,8 @@ class Listener:
         if len(self._streams) < len(self.channels):
             return []
         if self.crosstalk:
-            common = min([self._decoded()] + [u.start for u in self._pending])
+            common = min([self._decoded() - self.lead]
+                         + [u.start - self.earlier for u in self._pending])
             marks = {c.name: common for c in self.channels}
         else:
             marks = {self.channels[ch].name: s.watermark for ch, s in self._streams.items()}

@@ -11,6 +11,10 @@ for the right player), and dropped if that channel already has the same
 phrase overlapping it. The same :class:`CrossTalk` serves whole files
 (:func:`attribute`) and live audio (``add_audio`` blocks, then ``filter``
 utterances as they come).
+
+With ``refine`` (the default), each utterance passed on gets its start and end from
+:class:`referee.hearing.timing.CallTimer`, which learns the leaks between the mics from the
+same audio and times the call on its own channel with them taken out.
 """
 
 from __future__ import annotations
@@ -21,12 +25,13 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from referee.core.events import Utterance
+from referee.hearing.timing import CallTimer
 
 
 class CrossTalk:
     def __init__(self, rate: int, channels: int, players: Sequence[str | None] | None = None,
                  keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 9.0,
-                 min_correlation: float = 0.5) -> None:
+                 min_correlation: float = 0.5, refine: bool = True) -> None:
         self.rate, self.channels = rate, channels
         self.players = list(players) if players else [None] * channels
         self.keep = int(keep * rate)
@@ -34,6 +39,7 @@ class CrossTalk:
         self.audio = np.zeros((0, channels), np.float32)
         self.first = 0  # sample index of self.audio[0]
         self.accepted: list[Utterance] = []
+        self.timer = CallTimer(rate, channels) if refine else None
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is
@@ -49,6 +55,8 @@ class CrossTalk:
             else:
                 b = b[-gap:]
         self.audio = np.concatenate([self.audio, b])
+        if self.timer is not None:
+            self.timer.observe(b)
         if len(self.audio) > self.keep:
             cut = len(self.audio) - self.keep
             self.audio = self.audio[cut:]
@@ -93,10 +101,18 @@ class CrossTalk:
                    and v.start < u.end and u.start < v.end for v in self.accepted):
                 continue
             self.accepted.append(u)
-            out.append(u)
+            out.append(self.timed(u))
         horizon = (self.first / self.rate) - 1.0
         self.accepted = [v for v in self.accepted if v.end >= horizon]
         return out
+
+
+    def timed(self, u: Utterance) -> Utterance:
+        """``u`` with its start and end refined from every channel (see ``refine``)."""
+        if self.timer is None or u.kind == "unknown" or not 0 <= u.channel < self.channels:
+            return u
+        start, end = self.timer.refine(self.audio, self.first, u.channel, u.start, u.end)
+        return replace(u, start=start, end=end)
 
 
 def _similarity(a: np.ndarray, b: np.ndarray, max_lag: int) -> float:

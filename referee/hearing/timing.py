@@ -1,0 +1,357 @@
+"""Call timing from every microphone: a call's start and end on the shared clock as the
+player's voice alone would give them (the first and last 10 ms frame, 1 ms hop, within
+40 dB of its loudest), estimated from all channels.
+
+With one mic per player each voice also reaches the other mics, a little later and 10 to
+22 dB down. :class:`LeakModel` learns, from the audio itself, a short filter per ordered
+pair of mics (the leak's gain and delay): from stretches where one mic's signal is a clear
+delayed copy of another's (they stay fixed over a game). :class:`CallTimer` subtracts the
+predicted leaks from the caller's own channel, then finds the call's edges on what is left,
+in the whole band and in the 3-8 kHz band where the final fricatives of "clubs", "spades",
+"hearts" and "diamonds" are, against the noise floor of the stretch around the call. In
+noise an edge is seen only where the voice rises above the floor, not 40 dB under its
+peak; the distance from there to the 40 dB point, measured on clean tuning voices for
+each visible depth (:data:`START_OFFSET`, :data:`END_OFFSET`), is added back. See
+docs/timing.md for how the figures were measured.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from referee.hearing import checks
+
+FRAME = 0.010
+"""Seconds per envelope frame (the definition of a call's time)."""
+HOP = 0.001
+"""Seconds between envelope frames."""
+SPAN_DB = 40.0
+"""A call lasts while its voice is within this many dB of its loudest frame."""
+BAND = (3000.0, 8000.0)
+"""Hz: where the final fricatives are."""
+LEAK_LEFT_DB = 12.0
+"""dB: what is left of a neighbour's leak once the learnt leak is subtracted, at most
+(a fixed filter does not follow the room exactly)."""
+PEAK_SMOOTH = 51
+"""Frames (1 ms) the envelope is averaged over to find the voice's loudest part."""
+UNVOICED_LEAD = 0.2
+"""Seconds a call's sound may begin before its voice ("six", "four", "two", "queen")."""
+UNVOICED_TAIL = 0.3
+"""Seconds it may go on after its voice (the "s" of "hearts")."""
+VOICED_STEPS = 3
+"""10 ms steps in a row that make a voice."""
+VOICE_GAP = 0.25
+"""Seconds without voice within one call ("six of spades")."""
+MIN_RUN = 20
+"""Frames: shorter bursts over the threshold (clicks of cards) are not the voice."""
+NOISE_PERCENTILES = (97, 90, 75)
+"""The noise level an edge must rise over: the first of these percentiles of the frames
+around the call that the voice's peak stands 6 dB over."""
+BROAD = (150.0, 8000.0)
+"""Hz: the whole band less the rumble under the voice (pink noise, thumps on the table),
+whose slow swings would pass for speech in 10 ms frames."""
+
+# Median seconds between the edge seen at a depth of D dB under the peak and the edge at
+# SPAN_DB, on clean tuning voices (``python -m referee.lab.bench.timing_dev --learn``), for
+# D = 10, 14, ..., 38 and 40, per envelope (whole band above 150 Hz, fricative band).
+DEPTHS = (10, 14, 18, 22, 26, 30, 34, 38, 40)
+START_OFFSET = {
+    "broad": (0.059, 0.044, 0.021, 0.014, 0.003, 0.001, 0.0, 0.0, 0.0),
+    "band": (0.019, 0.005, 0.002, 0.0, 0.0, 0.0, 0.0, 0.0, -0.001),
+}
+END_OFFSET = {
+    "broad": (0.199, 0.18, 0.149, 0.041, 0.014, 0.004, 0.001, 0.0, 0.0),
+    "band": (0.028, 0.012, 0.004, 0.001, 0.0, 0.0, -0.001, -0.001, -0.002),
+}
+
+
+class LeakModel:
+    """Per ordered pair of channels (k into c), a short filter predicting what of mic k's
+    signal reaches mic c: learnt online (:meth:`observe`) by least squares over the
+    windows where k's talker talks alone: some mic's signal is a clear delayed copy of
+    k's (normalised correlation ``min_corr`` or more at a lag of 1 to ``max_delay``
+    seconds with k ahead) and k's is a copy of none."""
+
+    def __init__(self, rate: int, channels: int, max_delay: float = 0.006,
+                 window: float = 0.064, min_corr: float = 0.6, taps: int = 5) -> None:
+        self.rate, self.channels = rate, channels
+        self.lags = max(2, int(round(max_delay * rate)))
+        self.window = int(window * rate)
+        self.min_corr, self.taps = min_corr, taps
+        n = channels
+        self.cross = np.zeros((n, n, self.lags + 1))  # [k, c, lag]: sum x_c[t] x_k[t-lag]
+        self.auto = np.zeros((n, n, taps))  # [k, c, j]: sum x_k[t] x_k[t-j] over the same windows
+        self.windows = np.zeros((n, n), int)
+        self._tail = np.zeros((0, channels))  # audio not yet in a window (plus lags before)
+        self._size = 1 << int(np.ceil(np.log2(self.window + 2 * self.lags + 1)))
+
+    def observe(self, audio: np.ndarray) -> None:
+        """Learn from the next samples (frames, channels), float, consecutive."""
+        x = np.concatenate([self._tail, np.asarray(audio, np.float64)])
+        L, W = self.lags, self.window
+        i = L
+        while i + W + L <= len(x):
+            self._window(x[i - L:i + W + L])
+            i += W
+        self._tail = x[i - L:]
+
+    def _window(self, b: np.ndarray) -> None:
+        L, W = self.lags, self.window
+        a = b[L:L + W]
+        e = np.einsum("tc,tc->c", a, a)
+        live = e > 1e-7 * W
+        if live.sum() < 2:
+            return
+        fa = np.fft.rfft(a, self._size, axis=0)
+        fb = np.fft.rfft(b, self._size, axis=0)
+        cross, found = {}, set()  # found: (k, c) where c is a clear delayed copy of k
+        for k in np.flatnonzero(live):
+            for c in np.flatnonzero(live):
+                if k == c:
+                    continue
+                # full[m] = sum_t b_k[t + m] a_c[t], so r[j] is the sum at lag j - L
+                full = np.fft.irfft(fb[:, k] * np.conj(fa[:, c]), self._size)[:2 * L + 1]
+                r = cross[k, c] = full[::-1]
+                ncc = r / np.sqrt(e[k] * e[c])
+                j = int(np.argmax(np.abs(ncc)))
+                if j - L >= 1 and abs(ncc[j]) >= self.min_corr:
+                    found.add((k, c))
+        # The talker: copied by another mic and a copy of none. Only its windows count
+        # (while k talks, its leaks into c and d are copies of each other too), and in
+        # them every other mic's, clear copy or not: a weak leak under the noise looks
+        # clear only in windows where the noise happens to add to it, and would come out
+        # too loud.
+        led = {c for _, c in found}
+        talkers = {k for k, _ in found} - led
+        for k in talkers:
+            bk = b[:, k]
+            acf = [float(bk[L:L + W] @ bk[L - q:L + W - q]) for q in range(self.taps)]
+            for c in np.flatnonzero(live):
+                if c == k or c in talkers:
+                    continue
+                self.cross[k, c] += cross[k, c][L:]
+                self.auto[k, c] += acf
+                self.windows[k, c] += 1
+
+    def leak(self, k: int, c: int, min_windows: int = 4) -> tuple[int, np.ndarray] | None:
+        """(first lag in samples, filter taps) of k's leak into c, or None if not learnt."""
+        if self.windows[k, c] < min_windows:
+            return None
+        r = self.cross[k, c]
+        d = int(np.argmax(np.abs(r[1:]))) + 1
+        lo = max(0, min(d - self.taps // 2, len(r) - self.taps))
+        acf = self.auto[k, c]
+        toe = acf[np.abs(np.subtract.outer(np.arange(self.taps), np.arange(self.taps)))]
+        try:
+            h = np.linalg.solve(toe + 1e-9 * acf[0] * np.eye(self.taps), r[lo:lo + self.taps])
+        except np.linalg.LinAlgError:
+            return None
+        return lo, h
+
+    def gain_delay(self, k: int, c: int) -> tuple[float, float] | None:
+        """The leak of k into c as (gain in dB, delay in seconds), or None."""
+        got = self.leak(k, c)
+        if got is None:
+            return None
+        lo, h = got
+        j = int(np.argmax(np.abs(h)))
+        return 20 * np.log10(max(np.sqrt(np.sum(h ** 2)), 1e-12)), (lo + j) / self.rate
+
+    def own(self, audio: np.ndarray, c: int) -> np.ndarray:
+        """Channel ``c`` of ``audio`` (frames, channels) with every learnt leak into it
+        subtracted (the first ``lags`` samples lack their history)."""
+        x = np.asarray(audio, np.float64)
+        y = x[:, c].copy()
+        for k in range(self.channels):
+            got = None if k == c else self.leak(k, c)
+            if got is None:
+                continue
+            lo, h = got
+            pred = np.convolve(x[:, k], np.concatenate([np.zeros(lo), h]))[:len(y)]
+            y -= pred
+        return y
+
+
+def envelope_db(y: np.ndarray, rate: int) -> np.ndarray:
+    """RMS in dB of 10 ms frames every 1 ms; frame i starts at sample i * hop."""
+    f, h = int(FRAME * rate), int(HOP * rate)
+    if len(y) < f:
+        return np.zeros(0)
+    c = np.concatenate([[0.0], np.cumsum(np.asarray(y, np.float64) ** 2)])
+    starts = np.arange(0, len(y) - f + 1, h)
+    p = (c[starts + f] - c[starts]) / f
+    return 10 * np.log10(p + 1e-12)
+
+
+def band_pass(y: np.ndarray, rate: int, band: tuple[float, float] = BAND) -> np.ndarray:
+    """``y`` with only ``band`` kept (FFT mask; the stretch is a few seconds)."""
+    n = len(y)
+    spec = np.fft.rfft(y)
+    f = np.fft.rfftfreq(n, 1 / rate)
+    spec[(f < band[0]) | (f > band[1])] = 0
+    return np.fft.irfft(spec, n)
+
+
+def _offset(table: tuple, depth: float) -> float:
+    return float(np.interp(depth, DEPTHS, table))
+
+
+def edges(env: np.ndarray, lo: int, hi: int, peak_in: tuple[int, int], floor_margin: float,
+          gap: int, leak: np.ndarray | None = None) -> tuple[int, int, float, float] | None:
+    """First and last frame (indices into ``env``) of the run of frames above the
+    threshold that holds the loudest frame within ``peak_in``, bridging dips shorter than
+    ``gap`` frames, kept within [lo, hi); and the depth (dB under the peak) of the
+    threshold at each. The threshold is SPAN_DB under the peak, or ``floor_margin`` dB over
+    the noise (a high percentile of the frames around the call: a low one would put
+    babble's or clatter's swings over it) or over ``leak`` (what is left of the
+    neighbours' voices, per frame), whichever is highest."""
+    if not len(env) or peak_in[1] <= peak_in[0]:
+        return None
+    outside = np.concatenate([env[:max(0, lo - 50)], env[hi + 50:]])
+    if len(outside) < 300:
+        outside = env
+    # the voice's loudest frame: found on the envelope smoothed over a syllable's
+    # nucleus, which a click of the cards is too short to lead
+    smooth = np.convolve(env, np.ones(PEAK_SMOOTH) / PEAK_SMOOTH, mode="same")
+    c = peak_in[0] + int(np.argmax(smooth[peak_in[0]:peak_in[1]]))
+    w0, w1 = max(0, c - PEAK_SMOOTH // 2), min(len(env), c + PEAK_SMOOTH // 2 + 1)
+    p = w0 + int(np.argmax(env[w0:w1]))
+    peak = float(env[p])
+    # loud clicks may be more than the loudest few per cent of the noise: then its
+    # level is taken lower, as long as the voice stands out of it
+    for q in NOISE_PERCENTILES:
+        floor = float(np.percentile(outside, q))
+        if floor + floor_margin < peak - 6:
+            break
+    thr = np.full(len(env), max(peak - SPAN_DB, floor + floor_margin))
+    if leak is not None:
+        thr = np.maximum(thr, leak + floor_margin)
+    if thr[p] >= peak - 3:
+        return None
+    above = _without_short_runs(env >= thr, MIN_RUN, p)
+    a = b = p
+    i = p
+    while i > lo:  # walk left, bridging short dips
+        j = i - 1
+        while j >= lo and not above[j] and i - j <= gap:
+            j -= 1
+        if j < lo or not above[j]:
+            break
+        a = i = j
+    i = p
+    while i < hi - 1:
+        j = i + 1
+        while j < hi and not above[j] and j - i <= gap:
+            j += 1
+        if j >= hi or not above[j]:
+            break
+        b = i = j
+    return a, b, peak - float(thr[a]), peak - float(thr[b])
+
+
+def _voice(y: np.ndarray, rate: int, lo: int, hi: int) -> tuple[float, float] | None:
+    """Seconds (in ``y``) of the voiced stretch of ``y``'s frames ``lo`` to ``hi`` (1 ms
+    envelope frames): the group of voiced steps, unvoiced gaps up to ``VOICE_GAP`` bridged,
+    with the most voiced steps; None if there is no voice."""
+    step = 0.01  # checks.voiced: one decision per 10 ms, of a 40 ms window
+    a, b = int(lo * HOP * rate), int(hi * HOP * rate)
+    # a vowel is voiced for steps on end; a click that rings at a pitch-like period, for one
+    v = np.flatnonzero(_without_short_runs(checks.voiced(y[a:b], rate), VOICED_STEPS, -1))
+    if not len(v):
+        return None
+    groups = np.split(v, np.flatnonzero(np.diff(v) > VOICE_GAP / step) + 1)
+    g = max(groups, key=len)
+    return a / rate + g[0] * step, a / rate + g[-1] * step + 0.04
+
+
+def _without_short_runs(mask: np.ndarray, shortest: int, keep: int) -> np.ndarray:
+    """``mask`` with runs of True shorter than ``shortest`` cleared, but the one at ``keep``."""
+    m = np.concatenate([[False], mask, [False]]).astype(np.int8)
+    d = np.diff(m)
+    out = mask.copy()
+    for a, b in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
+        if b - a < shortest and not a <= keep < b:
+            out[a:b] = False
+    return out
+
+
+class CallTimer:
+    """Refines attributed calls' times from every channel's audio (see the module)."""
+
+    def __init__(self, rate: int, channels: int, floor_margin: float = 3.0,
+                 gap: float = 0.2, before: float = 0.2, after: float = 0.3,
+                 context: float = 1.5, correct: bool = True, max_earlier: float = 0.2
+                 ) -> None:
+        self.rate, self.channels = rate, channels
+        self.leaks = LeakModel(rate, channels)
+        self.floor_margin, self.gap = floor_margin, gap
+        self.before, self.after, self.context = before, after, context
+        self.correct = correct
+        self.max_earlier = max_earlier
+        """Seconds: a refined start is never earlier than the recogniser's by more (the
+        listener holds its watermarks back by as much)."""
+
+    def observe(self, audio: np.ndarray) -> None:
+        """Learn the leaks from the next samples (frames, channels)."""
+        self.leaks.observe(audio)
+
+    def refine(self, audio: np.ndarray, first: int, channel: int, start: float, end: float
+               ) -> tuple[float, float]:
+        """(start, end) seconds of the call heard on ``channel`` from ``start`` to ``end``:
+        ``audio`` (frames, channels) holds the stretch around it, its sample 0 at index
+        ``first`` on the shared clock. Unchanged where the edges cannot be seen."""
+        r = self.rate
+        a0 = int(round((start - self.context) * r)) - first
+        b0 = int(round((end + self.after + 0.1) * r)) - first
+        a0, b0 = max(0, a0), min(len(audio), b0)
+        if b0 - a0 < int(0.1 * r):
+            return start, end
+        x = np.asarray(audio[a0:b0, channel], np.float64)
+        y = self.leaks.own(audio[a0:b0], channel)
+        t0 = (first + a0) / r  # seconds of y[0]
+
+        def idx(t: float) -> int:
+            return int(round((t - t0) / HOP))
+
+        gap = int(self.gap / HOP)
+        lo, hi = idx(start - self.before), idx(end + self.after)
+        pk = (idx(start), max(idx(end) - 10, idx(start) + 1))
+        voice = _voice(y, r, max(0, lo), max(0, hi))
+        if voice is not None:
+            # the call's sound goes little beyond its voice (clatter, a slap of cards
+            # beside it have none)
+            lo, hi = max(lo, idx(t0 + voice[0] - UNVOICED_LEAD)), \
+                min(hi, idx(t0 + voice[1] + UNVOICED_TAIL))
+            pk = (max(pk[0], idx(t0 + voice[0])), min(pk[1], idx(t0 + voice[1])))
+        starts, ends = [], []
+        for name, band in (("broad", BROAD), ("band", BAND)):
+            env = envelope_db(band_pass(y, r, band), r)
+            leak = envelope_db(band_pass(x - y, r, band), r) - LEAK_LEFT_DB
+            lo, hi = max(0, lo), min(len(env), hi)
+            pk = (max(lo, pk[0]), min(hi, pk[1]))
+            got = edges(env, lo, hi, pk, self.floor_margin, gap, leak)
+            if got is None:
+                continue
+            a, b, da, db = got
+            # each envelope's edges, moved out to the SPAN_DB point; the outermost wins
+            # (an envelope that loses an edge in the noise sees it late, never early)
+            starts.append(t0 + a * HOP - (_offset(START_OFFSET[name], da) if self.correct
+                                          else 0.0))
+            ends.append(t0 + b * HOP + FRAME + (_offset(END_OFFSET[name], db) if self.correct
+                                                else 0.0))
+        if not starts:
+            return start, end
+        new_start, new_end = max(min(starts), start - self.max_earlier), max(ends)
+        if new_end <= new_start:
+            return start, end
+        return float(new_start), float(new_end)
+
+
+def truth(clean: np.ndarray, rate: int) -> tuple[float, float] | None:
+    """A call's (start, end) seconds in its clean voice ``clean``: the first and last
+    10 ms frame (1 ms hop) within SPAN_DB of the loudest."""
+    env = envelope_db(clean, rate)
+    if not len(env):
+        return None
+    on = np.flatnonzero(env >= env.max() - SPAN_DB)
+    return on[0] * HOP, on[-1] * HOP + FRAME

@@ -1,0 +1,127 @@
+"""Call timing from every mic: real TTS calls placed on a table of mics where every voice
+leaks into every other mic, heard through the listener of ``referee play --audio``."""
+
+import numpy as np
+import pytest
+
+from referee.audio.recording import RecordingSource
+from referee.audio.wav import write_wav
+from referee.core.events import Heard, Utterance
+from referee.hearing.timing import LeakModel, truth
+from referee.app.listener import Listener
+from speech import corpus, pink, recogniser
+
+RATE = 16000
+PHRASES = {
+    "ann-7c": "espeak:en-us|seven of clubs",
+    "bob-qh": "flite:kal|queen of hearts",
+    "ann-2s": "espeak:en-us|two of spades",
+    "cat-kd": "festival:kal_diphone|king of diamonds",
+}
+# (from, to): (gain dB, delay samples)
+LEAKS = {(0, 1): (-12.0, 30), (0, 2): (-18.0, 52), (1, 0): (-14.0, 24), (1, 2): (-11.0, 41),
+         (2, 0): (-20.0, 60), (2, 1): (-16.0, 19)}
+GAINS_DB = (3.0, -4.0, 0.0)
+
+
+@pytest.fixture(scope="module")
+def speech(tmp_path_factory):
+    return corpus(tmp_path_factory.mktemp("timing"), PHRASES)
+
+
+def table(dry: list[np.ndarray], snr: float | None = None) -> np.ndarray:
+    """Mics (frames, 3): each player's dry voice, the others' leaks, mic gains, noise."""
+    own = np.stack(dry, axis=1).astype(np.float64)
+    n = len(own)
+    mics = own.copy()
+    for (k, c), (g, d) in LEAKS.items():
+        mics[d:, c] += 10 ** (g / 20) * own[:n - d, k]
+    if snr is not None:
+        for c in range(3):
+            level = np.sqrt(np.mean(own[np.abs(own[:, c]) > 1e-4, c] ** 2)) if c == 1 else 0.05
+            mics[:, c] += pink(n, seed=c) * level * 10 ** (-snr / 20)
+    return mics * 10 ** (np.array(GAINS_DB) / 20)
+
+
+def place(n: int, x: np.ndarray, at: float) -> np.ndarray:
+    out = np.zeros(n)
+    i = int(at * RATE)
+    out[i:i + len(x)] = x[:n - i]
+    return out
+
+
+def true_span(x: np.ndarray, at: float) -> tuple[float, float]:
+    s, e = truth(x, RATE)
+    return at + s, at + e
+
+
+def listen(tmp_path, mics, **options) -> list:
+    path = tmp_path / "table.wav"
+    write_wav(path, mics / max(1.0, np.abs(mics).max() / 0.9), RATE)
+    return list(Listener(RecordingSource(path, ["ann", "bob", "cat"]), recogniser(),
+                         **options).events())
+
+
+def calls(events, player):
+    return [e for e in events if isinstance(e, Utterance) and e.player == player
+            and e.kind == "call"]
+
+
+def test_the_leak_estimate_recovers_a_known_gain_and_delay(speech):
+    n = RATE * 12
+    dry = [place(n, speech["ann-7c"], 0.5) + place(n, speech["ann-2s"], 6.0),
+           place(n, speech["bob-qh"], 2.2) + place(n, speech["bob-qh"], 8.0),
+           place(n, speech["cat-kd"], 4.0) + place(n, speech["cat-kd"], 10.0)]
+    mics = table(dry, snr=30)
+    model = LeakModel(RATE, 3)
+    for i in range(0, n, 1600):  # in blocks, as live
+        model.observe(mics[i:i + 1600])
+    for (k, c), (g, d) in LEAKS.items():
+        got = model.gain_delay(k, c)
+        assert got is not None, (k, c)
+        want_db = g + GAINS_DB[c] - GAINS_DB[k]  # as the mics hear it
+        assert abs(got[0] - want_db) < 1.0, ((k, c), got, want_db)
+        assert abs(got[1] * RATE - d) <= 1, ((k, c), got, d)
+
+
+def test_a_call_whose_neighbour_was_already_talking_gets_its_own_start(tmp_path, speech):
+    # bob begins "queen of hearts" while ann's "seven of clubs" is going; earlier in the
+    # game each has called alone, which is where the leaks are learnt from
+    n = RATE * 11
+    ann = place(n, speech["ann-2s"], 0.5) + place(n, speech["ann-7c"], 7.0)
+    bob = place(n, speech["bob-qh"], 2.5) + place(n, speech["bob-qh"], 7.35)
+    cat = place(n, speech["cat-kd"], 4.5)
+    events = listen(tmp_path, table([ann, bob, cat], snr=30))
+    s, e = true_span(speech["bob-qh"], 7.35)
+    got = [u for u in calls(events, "bob") if u.end > 7.4]
+    assert len(got) == 1, got
+    assert abs(got[0].start - s) <= 0.03, (got[0].start, s)
+
+
+def test_an_end_in_noise_is_within_tolerance(tmp_path, speech):
+    n = RATE * 9
+    ann = place(n, speech["ann-2s"], 0.5)
+    bob = place(n, speech["bob-qh"], 2.5) + place(n, speech["bob-qh"], 6.0)
+    cat = place(n, speech["cat-kd"], 4.2)
+    events = listen(tmp_path, table([ann, bob, cat], snr=15))
+    s, e = true_span(speech["bob-qh"], 6.0)
+    got = [u for u in calls(events, "bob") if u.end > 6.1]
+    assert len(got) == 1, got
+    assert abs(got[0].end - e) <= 0.03, (got[0].end, e)
+
+
+def test_no_call_is_reported_before_a_watermark_that_passed_it(tmp_path, speech):
+    n = RATE * 11
+    ann = place(n, speech["ann-2s"], 0.5) + place(n, speech["ann-7c"], 7.0)
+    bob = place(n, speech["bob-qh"], 2.5) + place(n, speech["bob-qh"], 7.2)
+    cat = place(n, speech["cat-kd"], 4.5) + place(n, speech["cat-kd"], 7.4)
+    events = listen(tmp_path, table([ann, bob, cat], snr=20))
+    sent: dict[str, float] = {}
+    heard = 0
+    for ev in events:
+        if isinstance(ev, Heard):
+            sent[ev.stream] = max(sent.get(ev.stream, -1.0), ev.upto)
+        else:
+            heard += 1
+            assert ev.start >= sent.get(ev.player, -1.0), (ev, sent)
+    assert heard >= 5
