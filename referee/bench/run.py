@@ -34,6 +34,10 @@ class BenchError(ValueError):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", action="store_true",
+                   help="the game benchmark instead: synthetic multi-channel Stroop games "
+                   "refereed as `referee play stroop --audio` does, scored against their "
+                   "truth (issue 21); takes --quick, --seed, --out, --corpus, --engine, --model")
     p.add_argument("--engine", choices=("pocketsphinx", "vosk"),
                    help="recogniser to measure (default: as `referee transcribe` chooses)")
     p.add_argument("--model", help="Vosk model directory (as for `referee transcribe`)")
@@ -69,6 +73,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.games:
+            from .games_run import PlayFailed, run_games
+
+            try:
+                return run_games(_games_out(args))
+            except PlayFailed as e:
+                raise BenchError(str(e)) from None
         return _run(args)
     except (BenchError, corpus.CorpusError) as e:
         print(f"referee bench: {e}", file=sys.stderr)
@@ -76,6 +87,12 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"referee bench: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 2
+
+
+def _games_out(args: argparse.Namespace) -> argparse.Namespace:
+    if args.out is None:
+        args.out = "BENCHMARKS.md"
+    return args
 
 
 def _run(args: argparse.Namespace) -> int:
