@@ -112,13 +112,3 @@ def mix(game: Game, voices: Voices, rng: np.random.Generator, directory: Path,
     top = float(np.max(np.abs(out))) if out.size else 0.0
     return out * (0.98 / top) if top > 0.98 else out
 
-
-def leak_of(audio: np.ndarray, game: Game, talker: str, mic: str) -> tuple[float, float]:
-    """Measured (dB down, ms late) of ``talker`` on ``mic`` against their own mic, from a
-    stretch where only ``talker`` speaks, by cross-correlation (for the tests)."""
-    ch = game.channels
-    own, other = audio[:, ch.index(talker)], audio[:, ch.index(mic)]
-    best = max(range(0, 100), key=lambda k: float(own[: len(own) - k] @ other[k:]))
-    g = float(own[: len(own) - best] @ other[best:]) / float(own @ own)
-    gain = game.mic_gain_db[mic] - game.mic_gain_db[talker]
-    return -20 * np.log10(abs(g)) + gain, best * 1000 / RATE
