@@ -5,7 +5,7 @@ held-out voices count against the targets of issue 21; the tuning voices are sho
 from __future__ import annotations
 
 from . import metrics as M
-from .report import _fmt_rate, _mark, _table
+from .report import _fmt_rate, _mark, _table as _plain_table
 
 HEADING = "# Game benchmark"
 SPLITS = ("held-out", "tuning")
@@ -25,6 +25,12 @@ TARGETS = (
     ("partial calls heard", "partials", ">=", 90.0),
     ("chatter turned into a partial call", "chatter_partial", "<=", 1.0),
 )
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    """A markdown table; a "|" in a cell is escaped."""
+    esc = lambda cells: [c.replace("|", "\\|") for c in cells]     # noqa: E731
+    return _plain_table(esc(header), [esc(r) for r in rows])
 
 
 def _flat(records: list[dict], key: str) -> list[dict]:

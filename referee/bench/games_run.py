@@ -150,9 +150,17 @@ def run_games(args) -> int:
     from .report import write_section
     from .run import _machine, _progress
 
+    directory = Path(args.corpus) if args.corpus else default_dir(args.seed)
+    results = directory / f"results{'-quick' if args.quick else ''}.jsonl"
+    if args.report_only:
+        lines = results.read_text().splitlines()
+        meta = json.loads(lines[0])["meta"]
+        records = [json.loads(x) for x in lines[1:] if x.strip()]
+        write_section(Path(args.out), games_report.render(records, meta), games_report.HEADING)
+        print(f"referee bench: wrote {args.out} from {results}", file=sys.stderr)
+        return 0
     w0 = time.perf_counter()
     load = os.getloadavg()[0]
-    directory = Path(args.corpus) if args.corpus else default_dir(args.seed)
     (directory / "utt").mkdir(parents=True, exist_ok=True)
     specs = games.plan(args.seed, quick=args.quick)
     print(f"referee bench: games in {directory} ({len(specs)} games)", file=sys.stderr)
@@ -182,7 +190,6 @@ def run_games(args) -> int:
                  f"{len(specs)} games{', quick' if args.quick else ''})",
         "quick": args.quick, "elapsed": elapsed, "built": t_built,
     }
-    results = directory / f"results{'-quick' if args.quick else ''}.jsonl"
     with open(results, "w") as f:
         f.write(json.dumps({"meta": meta}) + "\n")
         for r in records:
