@@ -151,3 +151,11 @@ def test_a_game_refereed_through_play_is_scored_consistently(tmp_path_factory):
                                        "games": "g", "elapsed": 1.0})
     assert text.startswith(games_report.HEADING) and "## Timing errors, tuning voices" in text
     assert games_report._fmt_rate(*f["rounds"]) in text
+
+
+def test_hearing_benchmark_options_are_refused_with_games(capsys):
+    from referee.cli import main
+
+    assert main(["bench", "--games", "--split", "tuning"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "referee bench: --split is for the hearing benchmark, not with --games"

@@ -90,6 +90,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _games_out(args: argparse.Namespace) -> argparse.Namespace:
+    for opt in ("split", "dev", "details", "results"):
+        if getattr(args, opt):
+            raise BenchError(f"--{opt} is for the hearing benchmark, not with --games")
+    if args.block_ms != BLOCK_MS:
+        raise BenchError("--block-ms is for the hearing benchmark, not with --games")
     if args.out is None:
         args.out = "BENCHMARKS.md"
     return args
