@@ -137,7 +137,8 @@ def render(records: list[dict], meta: dict) -> str:
     chs = sum(r["duration"] * r["channels"] for r in records)
     L += [f"- **Run time:** {meta['elapsed']:.0f} s wall in all ({meta.get('built', 0):.0f} s of "
           f"it making games not yet cached); refereeing {sum(r['wall'] for r in records):.0f} s "
-          f"wall, {sum(r['cpu'] for r in records):.0f} s CPU for {len(records)} games, "
+          f"wall, {sum(r['cpu'] for r in records):.0f} s CPU for {len(records)} games "
+          f"({meta.get('jobs', 1)} at a time), "
           f"{audio:.0f} s of audio on {chs:.0f} s of channels", "",
           ABOUT, ""]
     if "held-out" in figs:

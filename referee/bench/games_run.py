@@ -140,6 +140,12 @@ def default_dir(seed: int) -> Path:
     return root / "bench" / f"games-v{VERSION}-s{seed}"
 
 
+def referee_one(job: tuple[Game, Path, list[str]]) -> dict:
+    """Referee and score one game (a worker's task)."""
+    game, wav, extra = job
+    return score(game, play(game, wav, extra))
+
+
 def run_games(args) -> int:
     """``referee bench --games [--quick] [--seed N] [--out FILE]``."""
     import datetime as _dt
@@ -176,11 +182,26 @@ def run_games(args) -> int:
              for x in (f"--{opt}", str(getattr(args, opt)))]
     records = []
     tick = _progress("refereeing games")
-    for k, game in enumerate(built):
-        records.append(score(game, play(game, directory / game.file, extra)))
-        tick(k + 1, len(built))
+    work = [(game, directory / game.file, extra) for game in built]
+    jobs = max(1, min(args.jobs or 1, len(work)))
+    if jobs == 1:
+        done = map(referee_one, work)
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        done = pool.imap(referee_one, work)
+    try:
+        for k, rec in enumerate(done):
+            records.append(rec)
+            tick(k + 1, len(built))
+    finally:
+        if jobs > 1:
+            pool.terminate()
+            pool.join()
     elapsed = time.perf_counter() - w0
     argv = (["--quick"] if args.quick else []) + \
+        (["--jobs", str(args.jobs)] if args.jobs else []) + \
         (["--seed", str(args.seed)] if args.seed != 1 else []) + ["--out", args.out]
     meta = {
         "command": "referee bench --games " + " ".join(shlex.quote(a) for a in extra + argv),
@@ -188,7 +209,7 @@ def run_games(args) -> int:
         "machine": _machine(load, os.getloadavg()[0]),
         "games": f"`{directory.name}` (version {games.VERSION}, seed {args.seed}, "
                  f"{len(specs)} games{', quick' if args.quick else ''})",
-        "quick": args.quick, "elapsed": elapsed, "built": t_built,
+        "quick": args.quick, "elapsed": elapsed, "built": t_built, "jobs": jobs,
     }
     with open(results, "w") as f:
         f.write(json.dumps({"meta": meta}) + "\n")

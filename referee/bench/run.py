@@ -38,6 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the game benchmark instead: synthetic multi-channel Stroop games "
                    "refereed as `referee play stroop --audio` does, scored against their "
                    "truth (issue 21); takes --quick, --seed, --out, --corpus, --engine, --model")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="with --games: games refereed at once, one process each (default: 1; "
+                   "the figures are the same)")
     p.add_argument("--engine", choices=("pocketsphinx", "vosk"),
                    help="recogniser to measure (default: as `referee transcribe` chooses)")
     p.add_argument("--model", help="Vosk model directory (as for `referee transcribe`)")
@@ -95,12 +98,16 @@ def _games_out(args: argparse.Namespace) -> argparse.Namespace:
             raise BenchError(f"--{opt} is for the hearing benchmark, not with --games")
     if args.block_ms != BLOCK_MS:
         raise BenchError("--block-ms is for the hearing benchmark, not with --games")
+    if args.jobs is not None and args.jobs < 1:
+        raise BenchError(f"--jobs must be at least 1, not {args.jobs}")
     if args.out is None:
         args.out = "BENCHMARKS.md"
     return args
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.jobs is not None:
+        raise BenchError("--jobs is for the game benchmark: use it with --games")
     if args.block_ms <= 0 or args.block_ms > 2000:
         raise BenchError(f"--block-ms must be between 1 and 2000, not {args.block_ms}")
     if args.dev and args.split not in (None, "tuning"):
