@@ -41,11 +41,14 @@ def db(ratio: float) -> float:
 
 
 def active_span(x: np.ndarray, rate: int = RATE, floor_db: float = -40.0,
-                frame_s: float = 0.01) -> tuple[int, int]:
+                frame_s: float = 0.01, hop_s: float | None = None) -> tuple[int, int]:
     """Sample indices ``(start, end)`` of the active part of ``x``: from the first
     to the last frame whose power is within ``floor_db`` of the loudest frame.
+    Frames follow each other (``hop_s`` None) or overlap, one every ``hop_s``.
     ``(0, 0)`` for silence."""
     n = max(1, int(rate * frame_s))
+    if hop_s is not None:
+        return _hopped_span(x, n, max(1, int(rate * hop_s)), floor_db)
     frames = len(x) // n
     if frames == 0:
         return (0, 0)
@@ -55,6 +58,20 @@ def active_span(x: np.ndarray, rate: int = RATE, floor_db: float = -40.0,
         return (0, 0)
     loud = np.nonzero(p >= top * 10 ** (floor_db / 10))[0]
     return int(loud[0] * n), int(min(len(x), (loud[-1] + 1) * n))
+
+
+def _hopped_span(x: np.ndarray, n: int, hop: int, floor_db: float) -> tuple[int, int]:
+    a = np.asarray(x, dtype=np.float64)
+    if len(a) < n:
+        return (0, 0)
+    c = np.concatenate([[0.0], np.cumsum(a * a)])
+    starts = np.arange(0, len(a) - n + 1, hop)
+    p = (c[starts + n] - c[starts]) / n
+    top = p.max()
+    if top <= 0:
+        return (0, 0)
+    loud = np.nonzero(p >= top * 10 ** (floor_db / 10))[0]
+    return int(starts[loud[0]]), int(starts[loud[-1]] + n)
 
 
 def measured_snr(speech: np.ndarray, noise: np.ndarray, start: int, end: int) -> float:
@@ -177,6 +194,18 @@ def make_noise(kind: str, n: int, rng: np.random.Generator,
     if kind == "babble":
         return babble(babble_pool or [], n, rng)
     raise ValueError(f"unknown noise kind: {kind!r}")
+
+
+def reverb(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``x`` in a small room: convolved with decaying noise (RT60 0.15-0.6 s)
+    after the direct sound, at a random direct-to-reverberant ratio."""
+    rt60 = rng.uniform(0.15, 0.6)
+    n = int(rt60 * RATE)
+    tail = rng.standard_normal(n) * np.exp(-6.9 * np.arange(n) / n)
+    tail *= 10 ** (rng.uniform(-12, 0) / 20) / np.sqrt(np.sum(tail ** 2))
+    ir = np.concatenate([[1.0], np.zeros(int(rng.uniform(0.002, 0.01) * RATE)), tail])
+    y = np.convolve(x, ir)
+    return y * (np.max(np.abs(x)) / max(np.max(np.abs(y)), 1e-9))
 
 
 # Mixing ------------------------------------------------------------------

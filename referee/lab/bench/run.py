@@ -36,6 +36,13 @@ class BenchError(ValueError):
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", action="store_true",
+                   help="the game benchmark instead: synthetic multi-channel Stroop games "
+                   "refereed as `referee play stroop --audio` does, scored against their "
+                   "truth (issue 21); takes --quick, --seed, --out, --corpus, --engine, --model")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="with --games: games refereed at once, one process each (default: 1; "
+                   "the figures are the same)")
     p.add_argument("--engine", choices=("pocketsphinx", "vosk"),
                    help="recogniser to measure (default: as `referee transcribe` chooses)")
     p.add_argument("--model", help="Vosk model directory (as for `referee transcribe`)")
@@ -71,6 +78,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.games:
+            from .games_run import PlayFailed, run_games
+
+            try:
+                return run_games(_games_out(args))
+            except PlayFailed as e:
+                raise BenchError(str(e)) from None
         return _run(args)
     except (BenchError, corpus.CorpusError) as e:
         print(f"referee bench: {e}", file=sys.stderr)
@@ -80,7 +94,22 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
 
+def _games_out(args: argparse.Namespace) -> argparse.Namespace:
+    for opt in ("split", "dev", "details", "results"):
+        if getattr(args, opt):
+            raise BenchError(f"--{opt} is for the hearing benchmark, not with --games")
+    if args.block_ms != BLOCK_MS:
+        raise BenchError("--block-ms is for the hearing benchmark, not with --games")
+    if args.jobs is not None and args.jobs < 1:
+        raise BenchError(f"--jobs must be at least 1, not {args.jobs}")
+    if args.out is None:
+        args.out = "BENCHMARKS.md"
+    return args
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.jobs is not None:
+        raise BenchError("--jobs is for the game benchmark: use it with --games")
     if args.block_ms <= 0 or args.block_ms > 2000:
         raise BenchError(f"--block-ms must be between 1 and 2000, not {args.block_ms}")
     if args.dev and args.split not in (None, "tuning"):

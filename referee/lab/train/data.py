@@ -548,18 +548,6 @@ def label_segments(audio: np.ndarray, start: int, end: int, label: str, rng=None
     return out
 
 
-def reverb(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``x`` in a small room: convolved with decaying noise (RT60 0.15-0.6 s)
-    after the direct sound, at a random direct-to-reverberant ratio."""
-    rt60 = rng.uniform(0.15, 0.6)
-    n = int(rt60 * RATE)
-    tail = rng.standard_normal(n) * np.exp(-6.9 * np.arange(n) / n)
-    tail *= 10 ** (rng.uniform(-12, 0) / 20) / np.sqrt(np.sum(tail ** 2))
-    ir = np.concatenate([[1.0], np.zeros(int(rng.uniform(0.002, 0.01) * RATE)), tail])
-    y = np.convolve(x, ir)
-    return y * (np.max(np.abs(x)) / max(np.max(np.abs(y)), 1e-9))
-
-
 def _noise(kind: str, n: int, rng: np.random.Generator) -> np.ndarray:
     if kind == "room":
         return mixing.pink(n, rng)
@@ -587,7 +575,7 @@ def mix_one(job: Job, speech: np.ndarray, rng: np.random.Generator, copy: int):
         # Played at another speed: formants and pitch move by the factor.
         s = resample(s, RATE, int(round(RATE * rng.uniform(0.85, 1.2)))).astype(np.float64)
     if rng.random() < 0.3:
-        s = reverb(s, rng)
+        s = mixing.reverb(s, rng)
     call = None
     if job.talk_after and copy == 1 and _POOL:
         # Talk straight after the call, as at a table ("queen of hearts,

@@ -1,0 +1,225 @@
+"""Run the synthetic games (:mod:`referee.lab.bench.games`) through the code path of
+``referee play stroop --audio GAME.wav --channels dealer,ann,... --json`` in process, and
+score what it journaled and decided against the generator's truth: one record per game."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from referee.core.cards import Card
+from referee.lab.bench.games import Game, Speech
+
+SLACK = 0.15
+"""Seconds either side of a true utterance within which a heard call may belong to it."""
+
+
+class PlayFailed(RuntimeError):
+    """``referee play`` did not run a game through (its exit status and last lines)."""
+
+
+def play(game: Game, wav: Path, extra: list[str] | None = None) -> dict:
+    """Referee ``wav`` as ``referee play stroop --audio`` does, in this process, with a
+    private data directory; returns its --json objects, its journal's objects, and the
+    wall and CPU seconds it took."""
+    from referee.cli.main import build_parser
+
+    argv = ["play", "stroop", "--audio", str(wav), "--channels", ",".join(game.channels),
+            "--json", "--no-screen", *(extra or [])]
+    args = build_parser().parse_args(argv)
+    out, err = io.StringIO(), io.StringIO()
+    old = os.environ.get("REFEREE_DATA")
+    with tempfile.TemporaryDirectory(prefix="referee-games-") as data:
+        os.environ["REFEREE_DATA"] = data
+        try:
+            w0, c0 = time.perf_counter(), time.process_time()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = args._run(args)
+            wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        finally:
+            if old is None:
+                os.environ.pop("REFEREE_DATA", None)
+            else:
+                os.environ["REFEREE_DATA"] = old
+        journal = [json.loads(line) for p in sorted(Path(data).rglob("*.jsonl"))
+                   for line in p.read_text().splitlines() if line.strip()]
+    if code != 0:
+        tail = " | ".join(err.getvalue().strip().splitlines()[-3:])
+        raise PlayFailed(f"referee play exited {code} on {wav.name}: {tail}")
+    printed = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    return {"printed": printed, "journal": journal, "wall": wall, "cpu": cpu}
+
+
+def _overlaps(h: dict, start: float, end: float) -> bool:
+    return h["start"] < end + SLACK and h["end"] > start - SLACK
+
+
+def neighbour_at(game: Game, u) -> bool:
+    """Whether another talker's voice is on at the start of ``u`` (truth spans)."""
+    return any(o.speaker != u.speaker and o.start <= u.start < o.end for o in game.utts)
+
+
+def score(game: Game, ran: dict) -> dict:
+    """One game's record: its rounds right or not, every call, deal and chatter and how it
+    was heard, and the time the run took."""
+    heard_calls = [o for o in ran["journal"] if o.get("type") == "call"]
+    heard_deals = [o for o in ran["journal"] if o.get("type") == "deal"]
+    used: set[int] = set()
+    calls, deals, chatter = [], [], []
+    base = {"game": game.id, "split": game.split, "noise": game.noise, "snr": game.snr}
+    for u in game.utts:
+        if u.kind == Speech.DEAL:
+            # the cards of a game are all different: the card names its deal
+            hit = next((d for d in heard_deals if d["card"] == str(Card.parse(u.text))), None)
+            deals.append({**base, "card": u.text, "family": game.family("dealer"),
+                          "heard": hit is not None,
+                          "err": None if hit is None else round(hit["at"] - u.start, 4)})
+            continue
+        if u.kind == Speech.CHATTER:
+            continue
+        full = u.kind == Speech.CALL
+        near = [(i, h) for i, h in enumerate(heard_calls)
+                if i not in used and h["player"] == u.speaker and _overlaps(h, u.start, u.end)]
+        hit = next(((i, h) for i, h in near
+                    if (h["said"] == u.text if full else Card.find(h["said"]) is None)), None)
+        rec = {**base, "player": u.speaker, "family": game.family(u.speaker), "kind": u.kind,
+               "text": u.text, "start": u.start, "end": u.end, "round": u.round,
+               "neighbour": neighbour_at(game, u), "heard": hit is not None,
+               "as": [h["said"] for _, h in near if hit is None or h is not hit[1]]}
+        if hit is not None:
+            used.add(hit[0])
+            rec.update(said=hit[1]["said"], start_err=round(hit[1]["start"] - u.start, 4),
+                       end_err=round(hit[1]["end"] - u.end, 4))
+        calls.append(rec)
+    for u in game.utts:
+        if u.kind != Speech.CHATTER:
+            continue
+        got = [h for i, h in enumerate(heard_calls)
+               if i not in used and _overlaps(h, u.start, u.end)]
+        chatter.append({**base, "player": u.speaker, "family": game.family(u.speaker),
+                        "text": u.text, "as_call": sum(Card.find(h["said"]) is not None for h in got),
+                        "as_partial": sum(Card.find(h["said"]) is None for h in got)})
+    rounds = _rounds(game, ran["printed"])
+    final = next((o for o in ran["printed"] if o.get("type") == "final"), None)
+    heard_rounds = sum(o.get("type") == "round" for o in ran["printed"])
+    right = (all(r["right"] for r in rounds) and heard_rounds == len(game.rounds)
+             and final is not None and final["scores"] == game.final["scores"])
+    return {**base, "players": len(game.players), "channels": len(game.channels),
+            "duration": game.duration, "wall": round(ran["wall"], 3),
+            "cpu": round(ran["cpu"], 3), "rounds": rounds, "right": right,
+            "calls": calls, "deals": deals, "chatter": chatter,
+            "phantoms": len(heard_calls) - len(used)
+            - sum(c["as_call"] + c["as_partial"] for c in chatter)}
+
+
+def _rounds(game: Game, printed: list[dict]) -> list[dict]:
+    heard = {o["top"]: o for o in printed if o.get("type") == "round"}
+    out = []
+    for kind, t in zip(game.kinds, game.rounds):
+        h = heard.get(t["top"])
+        want = {k: t[k] for k in ("winner", "pile", "outcome")}
+        got = None if h is None else {k: h[k] for k in ("winner", "pile", "outcome")}
+        out.append({"round": t["round"], "kind": kind, "top": t["top"], "truth": want,
+                    "heard": got, "right": got == want})
+    return out
+
+
+# --- The command: referee bench --games ----------------------------------------------
+
+def default_dir(seed: int) -> Path:
+    """Where the games are cached: ``$REFEREE_CACHE`` or ``~/.cache/referee``, then
+    ``bench/games-v{VERSION}-s{seed}``."""
+    from referee.lab.bench.games import VERSION
+
+    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
+    return root / "bench" / f"games-v{VERSION}-s{seed}"
+
+
+def referee_one(job: tuple[Game, Path, list[str]]) -> dict:
+    """Referee and score one game (a worker's task)."""
+    game, wav, extra = job
+    return score(game, play(game, wav, extra))
+
+
+def run_games(args) -> int:
+    """``referee bench --games [--quick] [--seed N] [--out FILE]``."""
+    import datetime as _dt
+    import shlex
+    import sys
+
+    from referee.lab.bench import games
+
+    from referee.lab.bench import games_report
+
+    from referee.lab.bench import games_table
+    from referee.lab.bench.report import write_section
+    from referee.lab.bench.run import _machine, _progress
+
+    directory = Path(args.corpus) if args.corpus else default_dir(args.seed)
+    results = directory / f"results{'-quick' if args.quick else ''}.jsonl"
+    if args.report_only:
+        lines = results.read_text().splitlines()
+        meta = json.loads(lines[0])["meta"]
+        records = [json.loads(x) for x in lines[1:] if x.strip()]
+        write_section(Path(args.out), games_report.render(records, meta), games_report.HEADING)
+        print(f"referee bench: wrote {args.out} from {results}", file=sys.stderr)
+        return 0
+    w0 = time.perf_counter()
+    load = os.getloadavg()[0]
+    (directory / "utt").mkdir(parents=True, exist_ok=True)
+    specs = games.plan(args.seed, quick=args.quick)
+    print(f"referee bench: games in {directory} ({len(specs)} games)", file=sys.stderr)
+    built = []
+    tick = _progress("making games")
+    with tempfile.TemporaryDirectory(prefix="referee-tts-") as td:
+        voices = games.Voices(directory / "utt", Path(td))
+        for k, spec in enumerate(specs):
+            built.append(games_table.build(spec, directory, voices, args.seed))
+            tick(k + 1, len(specs))
+    t_built = time.perf_counter() - w0
+    extra = [x for opt in ("engine", "model") if getattr(args, opt, None)
+             for x in (f"--{opt}", str(getattr(args, opt)))]
+    records = []
+    tick = _progress("refereeing games")
+    work = [(game, directory / game.file, extra) for game in built]
+    jobs = max(1, min(args.jobs or 1, len(work)))
+    if jobs == 1:
+        done = map(referee_one, work)
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        done = pool.imap(referee_one, work)
+    try:
+        for k, rec in enumerate(done):
+            records.append(rec)
+            tick(k + 1, len(built))
+    finally:
+        if jobs > 1:
+            pool.terminate()
+            pool.join()
+    elapsed = time.perf_counter() - w0
+    argv = (["--quick"] if args.quick else []) + \
+        (["--jobs", str(args.jobs)] if args.jobs else []) + \
+        (["--seed", str(args.seed)] if args.seed != 1 else []) + ["--out", args.out]
+    meta = {
+        "command": "referee bench --games " + " ".join(shlex.quote(a) for a in extra + argv),
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": _machine(load, os.getloadavg()[0]),
+        "games": f"`{directory.name}` (version {games.VERSION}, seed {args.seed}, "
+                 f"{len(specs)} games{', quick' if args.quick else ''})",
+        "quick": args.quick, "elapsed": elapsed, "built": t_built, "jobs": jobs,
+    }
+    with open(results, "w") as f:
+        f.write(json.dumps({"meta": meta}) + "\n")
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    write_section(Path(args.out), games_report.render(records, meta), games_report.HEADING)
+    print(f"referee bench: wrote {args.out} (results in {results}); {elapsed:.0f} s",
+          file=sys.stderr)
+    return 0
