@@ -109,3 +109,13 @@ def test_bad_lines_name_the_fault(bad, message):
     with pytest.raises(LogError) as e:
         parse_lines(lines([GAME, bad]))
     assert e.value.line == 2 and message in str(e.value)
+
+
+def test_a_shared_mic_play_is_whoever_s_turn():
+    objs = [GAME, {"type": "play", "rank": "9", "at": 1}, {"type": "play", "rank": "4", "at": 2},
+            {"type": "pick-up", "at": 3}]
+    log = parse_lines(lines(objs))
+    assert log.events[0] == Play("", 9, 1, 1.0) and encode(log.events[2]) == objs[3]
+    out = [encode_verdict(v) for v in replay_lines(lines(objs))]
+    assert [(o["type"], o["player"]) for o in out[:3]] == [
+        ("played", "ann"), ("played", "bob"), ("picked-up", "ann")]

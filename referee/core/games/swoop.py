@@ -37,6 +37,8 @@ Our rulings (docs/rulings-swoop.md):
   later report replaces an earlier one. A report that disagrees with the
   referee's count is taken, with the doubt said aloud. A tally scores the
   round; a player who never reported scores 0 and is named as missing.
+* On one microphone for the whole table a play is the play of whoever's turn
+  it is when the play is judged (events with no player).
 * Round n is led by the n-th player in seat order (the deal moves left).
 * Undo takes back the last play or pick-up of the round (going out too);
   once the round is scored there is nothing to undo. Pause refuses plays
@@ -192,6 +194,8 @@ class SwoopGame:
             return self._command(event)
         if isinstance(event, Tally):
             return self._tally(event.at)
+        if not event.player and not isinstance(event, Report):
+            event = replace(event, player=self.turn)    # said on the table's shared mic
         player = event.player
         if player not in self.totals:
             raise SwoopError(f"unknown player {player!r}")

@@ -10,7 +10,9 @@ Happenings::
     {"type":"report","player":"bob","cards":["K","2","7"],"at":25.0}
     {"type":"report","player":"cai","total":42,"at":27.0}
 
-Ranks are written A, 2 .. 10, J, Q, K. ``blind`` is optional (false).
+Ranks are written A, 2 .. 10, J, Q, K. ``blind`` is optional (false). A play,
+pick-up or going-out without ``player`` was said on the table's shared microphone:
+it is the play of whoever's turn it is when it is judged.
 """
 
 from __future__ import annotations
@@ -49,6 +51,13 @@ def _rank(text) -> int:
 
 def encode(event) -> dict | None:
     """The JSON object of a Swoop happening; None for anything else."""
+    obj = _encode(event)
+    if obj is not None and not obj["player"]:
+        del obj["player"]       # the shared mic: whoever's turn it is
+    return obj
+
+
+def _encode(event) -> dict | None:
     if isinstance(event, Play):
         obj = {"type": "play", "player": event.player, "rank": RANK_LETTERS[event.rank],
                "count": event.count, "at": event.at}
@@ -72,11 +81,12 @@ def encode(event) -> dict | None:
 def decode(obj: dict, players) -> object:
     """The happening of a Swoop line. Raises :class:`SwoopLogError`."""
     kind = obj["type"]
-    for name in ("player", "at"):
+    needed = ("player", "at") if kind == "report" else ("at",)
+    for name in needed:
         if name not in obj:
             raise SwoopLogError(f"{kind} line is missing the field {name!r}")
-    player, at = obj["player"], obj["at"]
-    if player not in players:
+    player, at = obj.get("player", ""), obj["at"]
+    if player and player not in players or kind == "report" and not player:
         raise SwoopLogError(f"unknown player {player!r} (players: {', '.join(players)})")
     if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
         raise SwoopLogError(f"field 'at' must be a number of seconds, not {at!r}")
