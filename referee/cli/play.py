@@ -134,7 +134,7 @@ def game_start(args: argparse.Namespace) -> GameStart:
 
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
     # Swoop is a turn game: one mic for the whole table unless the mics are named.
-    default = [TABLE] if start.game == "swoop" and not args.devices else list(start.players)
+    default = [TABLE] if start.game == "swoop" else list(start.players)
     names = _names(args.channels) or default
     for n in names:
         if n not in (DEALER, TABLE) and n not in start.players:
