@@ -325,8 +325,9 @@ class Table:
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
-        out = [scores_sentence(self._scores())]
         game = self.game
+        out = [f"Score: {standings(self._scores())}." if isinstance(game, swoop.SwoopGame)
+               else scores_sentence(self._scores())]
         if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
             out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
         if isinstance(game, swoop.SwoopGame) and game.phase == "playing":
