@@ -76,7 +76,7 @@ def totals(rng) -> list[tuple[str, str]]:
         said = total_words(v)
         if v > 100 and rng.integers(2):
             said = "a hundred and " + total_words(v - 100)
-        out.append((said, str(v)))
+        out.append((said, total_words(v)))      # the grammar's canonical form
     return out
 
 
