@@ -146,6 +146,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="Vosk model directory")
     p.add_argument("--seed", type=int, default=1, help="corpus seed (default: %(default)s)")
     p.add_argument("--out", metavar="FILE.md", help="write the figures into this file's section")
+    p.add_argument("--kinds", default="call,command,number",
+                   help="phrase kinds listened for (default: all of Swoop's, as `referee play "
+                        "swoop` listens)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -159,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     t0 = time.time()
     try:
         built = corpus.build(items, directory, args.seed)
-        grammar = Grammar.load("swoop").subset({"call", "command", "number"})
+        grammar = Grammar.load("swoop").subset(set(args.kinds.split(",")))
         recogniser = open_recogniser(engine=args.engine, model=args.model, grammar=grammar)
     except (corpus.CorpusError, EngineError, ValueError) as e:
         print(f"referee bench-swoop: {e}", file=sys.stderr)
@@ -170,11 +173,13 @@ def run(args: argparse.Namespace) -> int:
         if k % 25 == 24:
             print(f"referee bench-swoop: {k + 1}/{len(built)}", file=sys.stderr, flush=True)
     command = "referee bench-swoop" + (f" --engine {args.engine}" if args.engine else "") + \
-        (f" --seed {args.seed}" if args.seed != 1 else "") + (" --out BENCHMARKS.md" if args.out else "")
+        (f" --seed {args.seed}" if args.seed != 1 else "") + \
+        (f" --kinds {args.kinds}" if args.kinds != "call,command,number" else "") + \
+        (" --out BENCHMARKS.md" if args.out else "")
     about = (f"- **Date:** {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
              f"{len(records)} items, {time.time() - t0:.0f} s wall\n"
              f"- **Machine:** {platform.system()} {platform.machine()}, Python {platform.python_version()}\n"
-             f"- **Engine:** {getattr(recogniser, 'name', '?')}, grammar swoop (call, command, number)\n"
+             f"- **Engine:** {getattr(recogniser, 'name', '?')}, grammar swoop ({args.kinds.replace(',', ', ')})\n"
              f"- **Voices:** the hearing benchmark's ({len(corpus.VOICES)}: 8 tuning, 8 held-out); "
              "per voice 12 plays, 3 totals, 4 near misses")
     text = section(records, command, about)
