@@ -21,7 +21,11 @@ from referee.core.events import Heard, Utterance
 KINDS = {
     "stroop": ("call", "partial", "command"),
     "goop": ("shout", "command", "number"),
+    "swoop": ("call", "command", "number"),
 }
+
+#: The grammar file (grammars/NAME.json) a game listens with, when not ``table``.
+GRAMMARS = {"swoop": "swoop"}
 
 
 class ListeningError(ValueError):
@@ -73,7 +77,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     from referee.app.listener import Listener
 
     try:
-        grammar = Grammar.load().subset(kinds=set(KINDS.get(game, ("call", "shout", "command"))))
+        grammar = Grammar.load(GRAMMARS.get(game, "table")).subset(kinds=set(KINDS.get(game, ("call", "shout", "command"))))
         recogniser = open_recogniser(getattr(args, "engine", None), getattr(args, "model", None),
                                      grammar)
     except (EngineError, GrammarError) as e:

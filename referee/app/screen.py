@@ -21,6 +21,8 @@ from rich.text import Text
 from referee.core.games import goop
 
 from referee.core.games import stroop
+from referee.core.games import swoop
+from referee.core.games.swoop import rank_words
 
 
 class Screen:
@@ -46,6 +48,9 @@ class Screen:
                 status = "out" if p in game.inactive else "active"
             elif isinstance(game, goop.GoopGame) and p in getattr(game, "goopers", ()):
                 status = "gooped"
+            elif isinstance(game, swoop.SwoopGame):
+                status = f"{game.held[p]} cards" + ("  <- turn" if game.phase == "playing"
+                                                    and p == game.turn else "")
             rows.add_row(p, status, table.last_heard.get(p, ""), str(scores.get(p, 0)))
         if isinstance(game, stroop.StroopGame):
             top = game.top.symbol if game.top else "-"
@@ -55,6 +60,14 @@ class Screen:
             if game.top is None and getattr(table, "deck", None) is None:
                 head.append("\nwaiting for the dealer: name the card, or type it (QH, 10d)",
                             style="italic")
+        elif isinstance(game, swoop.SwoopGame):
+            run = game.run
+            pile = f"pile {game.pile}" + (f", top {rank_words(*run)}" if run else ", empty")
+            head = Text.assemble(("Swoop  ", "bold"), f"round {game.round}  {pile}  ",
+                                 (f"{game.turn}'s turn" if game.phase == "playing" else game.phase, "bold"))
+            asking = table.dialogue.asking if table.dialogue else None
+            if asking:
+                head.append(f"  asking {asking[0]}")
         else:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None

@@ -22,6 +22,7 @@ COMMANDS = {
     "say": "referee.cli.say",
     "bench": "referee.lab.bench.run",
     "bench-latency": "referee.lab.bench.verdict_latency",
+    "bench-swoop": "referee.lab.bench.swoop",
 }
 
 

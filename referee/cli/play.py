@@ -17,10 +17,11 @@ from referee.cli import voice_options
 from referee.voice.speaker import Speaker
 from referee.core.announce import VERBOSITY, Announcer
 from referee.core.cards import Card, CardError
+from referee.core.clock import seconds
 from referee.core.events import GameStart
 from referee.core.games import GAMES, make_game
 from referee.core.journal import LogError, encode, parse_lines
-from referee.core.table import DEALER, Table, TableOptions, VirtualDeck
+from referee.core.table import DEALER, TABLE, Table, TableOptions, VirtualDeck
 
 DESCRIPTION = """\
 Referee a game at the table: listen, judge, speak the verdicts, keep the score.
@@ -31,6 +32,12 @@ order: "dealer" for the dealer's mic, else a player, e.g. --channels
 dealer,ann,bob for a three-channel device (default: the players in seat
 order); --devices gives one device per name instead, separated by spaces as
 for `referee listen` (--devices 3 "USB mic" 5).
+
+Swoop is a turn game: by default one microphone ("table") hears the whole
+table, and whose turn it is tells the referee who spoke; --channels ann,bob,cai
+gives each player a mic instead. Plays are said or typed: "seven", "two
+sevens", "blind seven", "pick up", "I'm out"; once someone is out the referee
+asks each other player for the points (or cards) left in their hand.
 
 Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
 and announces each card), a "dealer" channel (the dealer names each card as
@@ -70,6 +77,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Stroop, two players: a miscall puts the caller out (default) or forfeits the round")
     g.add_argument("--match-cards", metavar="P=CARD,..", help="Stroop's match-card variant, e.g. ann=9S,bob=KH")
     g.add_argument("--target", type=int, default=100, help="Goop: points that end the game (default 100)")
+    g.add_argument("--decks", type=int, default=0, help="Swoop: decks in play (default one per two players)")
+    g.add_argument("--rounds", type=int, default=5, help="Swoop: rounds to play; lowest total wins (default 5)")
 
 
 def add_table_arguments(p: argparse.ArgumentParser) -> None:
@@ -95,12 +104,16 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
 
 def game_start(args: argparse.Namespace) -> GameStart:
     channels = _names(args.channels)
-    players = _names(args.players) or [c for c in channels if c != DEALER]
+    players = _names(args.players) or [c for c in channels if c not in (DEALER, TABLE)]
     if len(players) < 2:
         raise SetupError("name at least two players with --players (or --channels)")
     options: dict = {"tie_window_ms": args.tie_window_ms}
     match: dict = {}
-    if args.game == "stroop":
+    if args.game == "swoop":
+        options = {"decks": args.decks, "rounds": args.rounds}
+        if args.virtual_deck:
+            raise SetupError("--virtual-deck is for Stroop")
+    elif args.game == "stroop":
         options["two_player_miscall"] = args.two_player_miscall
         for item in _names(args.match_cards):
             player, _, card = item.partition("=")
@@ -122,9 +135,11 @@ def game_start(args: argparse.Namespace) -> GameStart:
 
 
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
-    names = _names(args.channels) or list(start.players)
+    # Swoop is a turn game: one mic for the whole table unless the mics are named.
+    default = [TABLE] if start.game == "swoop" else list(start.players)
+    names = _names(args.channels) or default
     for n in names:
-        if n != DEALER and n not in start.players:
+        if n not in (DEALER, TABLE) and n not in start.players:
             raise SetupError(f"--channels: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
         raise SetupError("--channels names a mic twice")
@@ -292,7 +307,7 @@ def run_resume(args: argparse.Namespace) -> int:
         dealt = {str(e.card) for e in log.events if type(e).__name__ == "Deal"}
         deck.cards = [c for c in deck.cards if str(c) not in dealt]
     game = make_game(log.game)
-    last = max((game.time_key(e)[0] for e in log.events), default=0.0)
+    last = seconds(max((game.time_key(e)[0] for e in log.events), default=0))
     journal = JournalFile.reopen(path)
     if journal.dropped:
         print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)

@@ -64,6 +64,27 @@ reached the target, hands go on until the top is not tied) and "final"
 (scores, winner) objects; --all adds "counted",
 "ignored" and "note".
 
+Swoop logs ({"type":"game","game":"swoop",...}; options: decks (default one
+per two players), rounds (default 5)) take plays, pick-ups and reports:
+
+  {"type":"play","player":"ann","rank":"7","count":2,"at":12.5}
+      a play of count cards of one rank (A, 2 .. 10, J, Q, K); "blind":true
+      for a face-down card played blind (one card)
+  {"type":"pick-up","player":"bob","at":14.0}
+      the player takes the whole pile
+  {"type":"going-out","player":"ann","at":20.0}
+      "I'm out" (a player whose count reaches 0 is out anyway)
+  {"type":"report","player":"bob","cards":["K","2","7"],"at":25.0}
+  {"type":"report","player":"cai","total":42,"at":27.0}
+      what is left in a hand once someone is out, as ranks or as points; a
+      later report replaces the earlier one
+  {"type":"tally","at":30}
+      the reports are done: score the round
+and print "swoop-round" (points, totals, missing, game_over, next) and
+"final" (scores, winners: lowest total) objects; --all adds "played" (pile,
+run, swoop, held, next), "refused" (what, reason), "picked-up", "went-out",
+"reported", "taken-back", "paused" and "note".
+
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
 types (round, final, judged, out, all-active, undone, paused, asked, note,
 gooped, ignored, counted, hand) are skipped on input.

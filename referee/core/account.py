@@ -10,6 +10,7 @@ from typing import Any
 
 from referee.core.games import goop
 from referee.core.games import stroop
+from referee.core.games import swoop_words
 from referee.core.events import Asked
 from referee.core.clock import ms, us
 
@@ -30,6 +31,8 @@ def names(players) -> str:
 
 def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     """One line for a verdict; None for verdicts not worth a line."""
+    if isinstance(verdict, swoop_words.VERDICTS):
+        return swoop_words.describe(verdict)
     if isinstance(verdict, stroop.CallJudged):
         c = verdict.call
         head = f"round {verdict.round}: {c.player}"

@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.core.games import goop, stroop
+from referee.core.games import goop, stroop, swoop_words
 from referee.core.clock import ms
 from referee.core.numbers import spoken_number
 
@@ -147,6 +147,8 @@ class Announcer:
     def say(self, verdict: Any) -> str | None:
         """The sentence for a verdict, or None when it is not spoken."""
         v = verdict
+        if isinstance(v, swoop_words.VERDICTS):
+            return swoop_words.sentence(v, self.verbosity)
         verbose = self.verbosity == "verbose"
         normal = self.verbosity != "quiet"
         if isinstance(v, stroop.RoundOver):

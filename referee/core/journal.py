@@ -29,6 +29,7 @@ from typing import Any, Iterable
 from referee.core.games import goop
 
 from referee.core.games import stroop
+from referee.core.games import swoop_journal
 from referee.core.cards import Card, CardError
 from referee.core.events import COMMANDS, Asked, Call, Command, Count, Deal, GameStart, Shout, Tally
 
@@ -37,12 +38,13 @@ OUTPUT_TYPES = frozenset({
     "round", "final", "judged", "out", "all-active", "undone", "paused", "note",   # Stroop
     "gooped", "ignored", "counted", "hand",                                        # Goop
     "asked",                                                                       # both
+    *swoop_journal.OUTPUT_TYPES,                                                   # Swoop
 })
 
 
 #: The decisions: what `referee replay --json` and `referee play --json` print
 #: (without --all), and what the live referee announces first.
-SUMMARY_TYPES = ("round", "final", "gooped", "hand")
+SUMMARY_TYPES = ("round", "final", "gooped", "hand", *swoop_journal.SUMMARY_TYPES)
 
 
 class LogError(ValueError):
@@ -94,6 +96,9 @@ def encode(event: Any) -> dict:
         obj = {"type": "command", "command": event.name, "at": event.at}
         if event.player is not None:
             obj["player"] = event.player
+        return obj
+    obj = swoop_journal.encode(event)
+    if obj is not None:
         return obj
     raise TypeError(f"cannot encode {type(event).__name__}")
 
@@ -190,6 +195,11 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         if player is not None and player not in game.players:
             raise LogError(line, f"unknown player {player!r} (players: {', '.join(game.players)})")
         return Command(name, _field(obj, "at", line, "time"), player)
+    if kind in swoop_journal.EVENT_TYPES:
+        try:
+            return swoop_journal.decode(obj, game.players)
+        except swoop_journal.SwoopLogError as e:
+            raise LogError(line, str(e)) from None
     if kind == "game":
         raise LogError(line, "a second game line: one log holds one game")
     if kind is None:
@@ -295,6 +305,7 @@ VERDICT_ENCODERS = {
     goop.GoopNote: lambda v: {"type": "note", "at": v.at, "text": v.text},
     Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
                       "player": v.command.player},
+    **swoop_journal.VERDICT_ENCODERS,
 }
 
 

@@ -62,7 +62,53 @@ def number_words(value: int) -> str:
     return word if unit == 0 else f"{word} {number_words(unit)}"
 
 
-_SPOKEN_TENS = {60: "sixty", 70: "seventy", 80: "eighty", 90: "ninety"}
+#: Tens past fifty: totals of points go higher than any count.
+MORE_TENS = {**TENS, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_TENS_WORD = {n: w for w, n in MORE_TENS.items()}
+
+
+def parse_total(text: str) -> int | None:
+    """A total of points from 0 to 999: ``"forty two"``, ``"a hundred and five"``,
+    ``"two hundred"``, ``"105 points"``; None when ``text`` says something else."""
+    words = [w for w in _WORD.findall(text.lower()) if w != "and"]
+    if words and words[-1] in ("points", "point"):
+        words = words[:-1]
+    if len(words) == 1 and words[0].isdigit():
+        return int(words[0]) if int(words[0]) < 1000 else None
+    value = 0
+    if "hundred" in words:
+        i = words.index("hundred")
+        head = words[:i]
+        if head in ([], ["a"], ["one"]):
+            value = 100
+        elif len(head) == 1 and head[0] in UNITS and 1 <= UNITS[head[0]] <= 9:
+            value = 100 * UNITS[head[0]]
+        else:
+            return None
+        words = words[i + 1:]
+        if not words:
+            return value
+    if len(words) == 1 and words[0] in UNITS and words[0] not in ("none", "nothing", "oh"):
+        return value + UNITS[words[0]]
+    if len(words) == 1 and words[0] in MORE_TENS:
+        return value + MORE_TENS[words[0]]
+    if len(words) == 2 and words[0] in MORE_TENS and words[1] in UNITS and 1 <= UNITS[words[1]] <= 9:
+        return value + MORE_TENS[words[0]] + UNITS[words[1]]
+    if not value and len(words) == 1 and words[0] in ("none", "nothing"):
+        return 0
+    return None
+
+
+def total_words(value: int) -> str:
+    """``105`` -> ``'one hundred five'``: the form the Swoop grammar and read-back use."""
+    hundreds, rest = divmod(value, 100)
+    tens, unit = divmod(rest, 10)
+    low = next(w for w, n in UNITS.items() if n == rest and w not in ("none", "nothing", "oh")) \
+        if rest < 20 else (next(w for w, n in MORE_TENS.items() if n == tens * 10)
+                           + ("" if unit == 0 else " " + number_words(unit)))
+    if not hundreds:
+        return low
+    return f"{number_words(hundreds)} hundred" + ("" if rest == 0 else f" {low}")
 
 
 def spoken_number(value: int) -> str:
@@ -75,7 +121,7 @@ def spoken_number(value: int) -> str:
         return number_words(value)
     if value < 100:
         tens, unit = divmod(value, 10)
-        return _SPOKEN_TENS[tens * 10] + (f" {number_words(unit)}" if unit else "")
+        return _TENS_WORD[tens * 10] + (f" {number_words(unit)}" if unit else "")
     if value < 1000:
         hundreds, rest = divmod(value, 100)
         return f"{number_words(hundreds)} hundred" + (f" and {spoken_number(rest)}" if rest else "")

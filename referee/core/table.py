@@ -28,10 +28,14 @@ from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.games import goop, stroop
 from referee.core.games.goop_count import CountDialogue, Say
+from referee.core.games import swoop, swoop_talk
+from referee.core.games.swoop_words import standings
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
 DEALER = "dealer"
+#: One microphone for the whole table (Swoop: whose turn it is tells who spoke).
+TABLE = "table"
 
 
 class VirtualDeck:
@@ -103,7 +107,7 @@ class Table:
         self.game = make_game(start)
         self.channels = list(channels)
         for c in self.channels:
-            if c != DEALER and c not in start.players:
+            if c not in (DEALER, TABLE) and c not in start.players:
                 raise ValueError(f"channel {c!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
         self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
         self.speaker = speaker
@@ -161,8 +165,9 @@ class Table:
             return
         self.last_heard[stream] = u.said
         self._last_voice, self._reminded = end, False
-        if u.kind == "number" and self.dialogue is not None:
-            self._dialogue(self.dialogue.heard(None if stream == DEALER else stream, u.said, end))
+        if self.dialogue is not None and (u.kind == "number" or self.start.game == "swoop"
+                                          and u.kind == "call" and swoop_talk.read_report(u.said)):
+            self._dialogue(self.dialogue.heard(None if stream in (DEALER, TABLE) else stream, u.said, end))
             return
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
@@ -177,6 +182,8 @@ class Table:
         if name is not None:
             self._push(KEYBOARD, Command(name, self.now))
             return None
+        if self.start.game == "swoop":
+            return self._type_swoop(text)
         card = Card.find(text)
         if card is None:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
@@ -197,7 +204,7 @@ class Table:
     def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
         if kind == "command":
             name = command_name(said)
-            return Command(name, end, None if stream == DEALER else stream) if name else None
+            return Command(name, end, None if stream in (DEALER, TABLE) else stream) if name else None
         if self.start.game == "stroop":
             if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):  # a partial call is a miscall
                 return None
@@ -215,6 +222,28 @@ class Table:
             return Call(stream, said, start, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
             return Shout(stream, said, start, end)
+        if self.start.game == "swoop" and kind == "call":
+            return swoop_talk.happening(said, "" if stream in (DEALER, TABLE) else stream, end)
+        return None
+
+    def _type_swoop(self, text: str) -> str | None:
+        """Typed Swoop: a play (``7``, ``2 sevens``, ``bob: pick up``) or, while reports
+        are asked for, a report (``42``, ``K 2 7``, ``bob: 42``)."""
+        player, _, rest = text.partition(":")
+        player = player.strip() if rest else ""
+        said = rest if rest else text
+        if player and player not in self.start.players:
+            return f"unknown player {player!r} (players: {', '.join(self.start.players)})"
+        if self.dialogue is not None and swoop_talk.read_report(said) is not None:
+            if player and self.dialogue.asking and player != self.dialogue.asking[0]:
+                return f"{self.dialogue.asking[0]} is asked to report now"
+            self._dialogue(self.dialogue.heard(None, said, self.now))
+            return None
+        event = swoop_talk.happening(said, player, self.now)
+        if event is None:
+            return (f"not a play or a command: {text.strip()!r} (plays: 7, 2 sevens, blind 7, "
+                    f"pick up, out; commands: {', '.join(COMMANDS)})")
+        self._push(KEYBOARD, event)
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
@@ -281,7 +310,9 @@ class Table:
             self._say(sentence("lock-reminder"), at=self.now)
 
     def _shell_command(self, name: str) -> None:
-        if name == "score":
+        if name == "score" and self.start.game == "swoop":
+            self._say(f"Score: {standings(self._scores())}.", at=self.now)
+        elif name == "score":
             self._say(scores_sentence(self._scores()), at=self.now)
         elif name == "repeat" and self.last_said:
             self._say(self.last_said, at=self.now, remember=False)
@@ -312,10 +343,13 @@ class Table:
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
-        out = [scores_sentence(self._scores())]
         game = self.game
+        out = [f"Score: {standings(self._scores())}." if isinstance(game, swoop.SwoopGame)
+               else scores_sentence(self._scores())]
         if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
             out.append(top_card_sentence(game.round, game.top))
+        if isinstance(game, swoop.SwoopGame) and game.phase == "playing":
+            out.append(f"Round {game.round}: {game.pile} cards on the pile. {game.turn}'s turn.")
         if self.dialogue is not None and self.dialogue.asking:
             out.append(question_sentence(*self.dialogue.asking))
         return out
@@ -348,6 +382,11 @@ class Table:
                 self.dialogue = CountDialogue(self.start.players, self.now, self.options.confirm)
                 self._dialogue(self.dialogue.opening)
             if isinstance(v, goop.HandOver):
+                self.dialogue = None
+            if isinstance(v, swoop.WentOut):
+                self.dialogue = swoop_talk.ReportDialogue(v.to_report, self.now, self.options.confirm)
+                self._dialogue(self.dialogue.opening)
+            if isinstance(v, (swoop.RoundScored, swoop.Undone)) and not isinstance(self.dialogue, CountDialogue):
                 self.dialogue = None
             if obj["type"] == "final":
                 self.over = True

@@ -6,13 +6,14 @@ from referee.core.events import GameStart
 from referee.core.games.goop import GoopGame, GoopOptions
 from referee.core.options import OptionError
 from referee.core.games.stroop import StroopGame, StroopOptions
+from referee.core.games.swoop import SwoopGame, SwoopOptions
 
 
 class UnknownGame(ValueError):
     """A game name the referee does not serve."""
 
 
-GAMES = ("stroop", "goop")
+GAMES = ("stroop", "goop", "swoop")
 
 
 def make_game(start: GameStart):
@@ -24,4 +25,8 @@ def make_game(start: GameStart):
         if start.match_cards:
             raise OptionError("match_cards belong to Stroop, not Goop")
         return GoopGame(start.players, GoopOptions.from_dict(start.options))
+    if start.game == "swoop":
+        if start.match_cards:
+            raise OptionError("match_cards belong to Stroop, not Swoop")
+        return SwoopGame(start.players, SwoopOptions.from_dict(start.options))
     raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")

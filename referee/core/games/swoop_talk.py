@@ -1,0 +1,162 @@
+"""Swoop at the table: the spoken (or typed) phrases read into game events, and the
+end-of-round report dialogue. Pure.
+
+Plays, said by whoever's turn it is (on one microphone for the whole table the
+turn tells the referee who spoke)::
+
+    "seven", "a seven", "two sevens", "three kings", "blind seven", "pick up",
+    "I'm out"
+
+Typed, the same words, or digits and letters: ``7``, ``2 7`` / ``2x7`` / ``7 7``,
+``blind 7``, ``pick up``, ``out``; a name first (``bob: 2 sevens``) plays for that
+player.
+
+Reports, once a player is out: the referee asks each other player in seat order
+what is left in their hand. A total ("forty two", "a hundred and five") or the
+cards' ranks ("king two", typed ``K 2 7``) is read back; within ``confirm``
+seconds the player can correct it (just say it again). Silence past ``confirm``
+takes it and the next question follows; no answer for ``reask`` seconds asks
+again; after the last player the round is tallied.
+"""
+
+from __future__ import annotations
+
+import re
+from referee.core.cards import rank_from_token
+from referee.core.events import Tally
+from referee.core.games.goop_count import Say
+from referee.core.games.swoop_events import GoOut, PickUp, Play, Report
+from referee.core.numbers import UNITS, parse_total
+
+_WORD = re.compile(r"[a-z0-9']+")
+_PLURALS = {"sixes": 6, "sixs": 6}
+_FILLER = {"a", "an", "i", "play", "plays", "i'll", "i'm", "um", "of"}
+
+
+def _rank(token: str) -> int | None:
+    return _PLURALS.get(token) or rank_from_token(token)
+
+
+def read_play(text: str) -> tuple | None:
+    """``('play', rank, count, blind)``, ``('pick-up',)``, ``('out',)``, or None for
+    text that is no play. ``'two sevens'`` -> ``('play', 7, 2, False)``."""
+    words = _WORD.findall(text.lower().replace("×", " x "))
+    joined = " ".join(words)
+    if joined in ("pick up", "i pick up", "i'll pick up", "pickup", "pick it up"):
+        return ("pick-up",)
+    if joined in ("i'm out", "i am out", "out", "im out"):
+        return ("out",)
+    blind = bool(words) and words[0] == "blind"
+    words = [w for w in words[1:] if w not in _FILLER] if blind else words
+    if words and words[0] in ("a", "an") and len(words) == 2:
+        words = words[1:]
+    words = [w for w in words if w != "x"]
+    m = re.fullmatch(r"(\d)x(\w+)", "".join(words)) if len(words) == 1 else None
+    if m:
+        words = [m.group(1), m.group(2)]
+    if len(words) == 1:
+        rank = _rank(words[0])
+        return ("play", rank, 1, blind) if rank is not None else None
+    if len(words) == 2:
+        first = UNITS.get(words[0]) or (int(words[0]) if words[0].isdigit() else None)
+        rank = _rank(words[1])
+        if rank is None or first is None:
+            return None
+        if words[0] == words[1] or (words[0].isdigit() and words[1].isdigit() and first == rank
+                                    and words[0] == words[1]):
+            return ("play", rank, 2, blind)
+        # "two sevens": a count then a rank (said in the plural unless digits were typed)
+        plural = words[1].endswith("s") or words[1].isdigit() or len(words[1]) == 1
+        if plural and 1 <= first <= 12:
+            return ("play", rank, first, blind)
+        return None
+    if len(words) > 2 and len(set(words)) == 1 and _rank(words[0]) is not None:
+        return ("play", _rank(words[0]), len(words), blind)     # "7 7 7"
+    return None
+
+
+def happening(text: str, player: str, at: float):
+    """The game event for a play said by ``player`` (completed at ``at``), or None.
+    ``player`` empty: said on a shared microphone, so by whoever's turn it is then."""
+    r = read_play(text)
+    if r is None:
+        return None
+    if r[0] == "pick-up":
+        return PickUp(player, at)
+    if r[0] == "out":
+        return GoOut(player, at)
+    _, rank, count, blind = r
+    return Play(player, rank, count, at, blind)
+
+
+def read_report(text: str) -> tuple[tuple[int, ...], int | None] | None:
+    """(cards, total) a report says: ``'forty two'`` -> ``((), 42)``, ``'hand king two'``
+    or ``'K 2'`` -> ``((13, 2), None)``; None for anything else."""
+    t = text.lower().strip()
+    for lead in ("no ", "correction ", "hand "):
+        if t.startswith(lead):
+            t = t[len(lead):]
+    total = parse_total(t)
+    if total is not None:
+        return (), total
+    words = [w for w in _WORD.findall(t) if w not in ("and", "a", "an")]
+    ranks = [rank_from_token(w) for w in words]
+    if words and all(r is not None for r in ranks):
+        return tuple(ranks), None
+    return None
+
+
+class ReportDialogue:
+    """Asks each player of ``to_report`` in turn what is left in their hand."""
+
+    def __init__(self, to_report, start: float, confirm: float = 2.0, reask: float = 8.0) -> None:
+        self.players = list(to_report)
+        self.confirm, self.reask = confirm, reask
+        self.index = 0
+        self.taken = False
+        self.until = 0.0
+        self.asked_at = start
+        self.done = not self.players
+        self.opening = [Tally(start)] if self.done else [Say(self._question(), start)]
+
+    @property
+    def asking(self) -> tuple[str, str] | None:
+        """(player, 'hand') being asked, or None when done."""
+        return None if self.done else (self.players[self.index], "hand")
+
+    def _question(self) -> str:
+        return f"{self.players[self.index]}, what is left in your hand?"
+
+    def heard(self, player: str | None, said: str, end: float) -> list:
+        """A player said (or typed) something; ``player`` None on a shared microphone."""
+        if self.done:
+            return []
+        asked = self.players[self.index]
+        if player is not None and player != asked:
+            return []
+        report = read_report(said)
+        if report is None:
+            return []
+        cards, total = report
+        self.taken = True
+        self.until = end + self.confirm
+        return [Report(asked, end, cards, total)]
+
+    def tick(self, now: float) -> list:
+        """The microphones have heard up to ``now``."""
+        if self.done:
+            return []
+        if not self.taken:
+            if now - self.asked_at >= self.reask:
+                self.asked_at = now
+                return [Say(self._question(), now)]
+            return []
+        if now < self.until:
+            return []
+        self.index += 1
+        self.taken = False
+        if self.index == len(self.players):
+            self.done = True
+            return [Tally(now)]
+        self.asked_at = now
+        return [Say(self._question(), now)]

@@ -1,0 +1,138 @@
+"""Swoop at the live table: one shared mic (whose turn it is tells who spoke), mics per
+player, typed plays, the report dialogue, the spoken verdicts, the screen and the journal."""
+
+import io
+import json
+
+from referee.app.journal_file import JournalFile, read_journal
+from referee.app.screen import Screen
+from referee.core.events import GameStart, Heard, Utterance
+from referee.core.journal import encode_verdict
+from referee.core.replay import replay_lines
+from referee.core.table import Table, TableOptions
+from referee.voice.speaker import Speaker
+
+PLAYERS = ("ann", "bob", "cai")
+
+
+def make(tmp_path, channels=("table",), rounds=1):
+    speaker = Speaker(None, text=io.StringIO())
+    journal = JournalFile.new("swoop", folder=tmp_path)
+    screen_out = io.StringIO()
+    table = Table(GameStart("swoop", PLAYERS, {"rounds": rounds}), list(channels),
+                  speaker=speaker, journal=journal, json_out=io.StringIO(),
+                  screen=Screen(screen_out, live=False), options=TableOptions(confirm=1.0))
+    return table, speaker, journal, screen_out
+
+
+class Mic:
+    """Says phrases on one channel, one after another, and moves every mic's watermark."""
+
+    def __init__(self, table, channels=("table",)):
+        self.table, self.channels, self.t = table, channels, 0.0
+
+    def say(self, said, kind="call", channel="table"):
+        self.table.hear(Utterance(kind, said, self.t + 0.1, self.t + 0.6,
+                                  player=channel))
+        self.wait(1.0)
+
+    def wait(self, seconds):
+        self.t += seconds
+        for c in self.channels:
+            self.table.hear(Heard(c, self.t))
+
+
+def spoken(speaker):
+    return [s.text for s in speaker.history()]
+
+
+def test_one_shared_mic_plays_a_round(tmp_path):
+    table, speaker, journal, screen = make(tmp_path)
+    mic = Mic(table)
+    mic.say("two eights")                 # ann
+    mic.say("five")                       # bob
+    mic.say("seven")                      # cai: refused, plays again
+    mic.say("pick up")                    # cai takes 3
+    mic.say("ten")                        # ann swoops, plays again
+    mic.say("queen")                      # ann
+    mic.say("two")                        # bob: a 2 on anything
+    mic.say("king")                       # cai: anything on a 2
+    mic.say("undo", kind="command")
+    mic.say("jack")                       # cai again
+    game = table.game
+    assert game.held == {"ann": 19 - 4, "bob": 17, "cai": 19 + 3 - 1}
+    assert game.turn == "ann" and game.pile == 3 and game.run == (11, 1)
+    said = spoken(speaker)
+    assert "No, cai: a seven does not go on a five. Play again or pick up." in said
+    assert "cai picks up 3 cards. ann leads." in said
+    assert "Swoop! ann plays again." in said
+    assert "Undone: cai: a king. cai's turn." in said
+    assert "bob's turn." in said
+    assert "Swoop  round 1  pile 3, top a jack  ann's turn" in screen.getvalue()
+    assert "cai's turn" in screen.getvalue() and "22 cards" in screen.getvalue()
+
+    # ann runs out (swooping three times on the way), then the reports on the same mic
+    for play in ("four jacks", "four queens", "four nines", "three sixes"):
+        mic.say(play)
+    assert "ann is out!" in spoken(speaker) and "bob, what is left in your hand?" in spoken(speaker)
+    mic.say("42", kind="number")          # bob
+    mic.say("no 40", kind="number")       # bob corrects it
+    mic.wait(1.5)
+    assert "cai, what is left in your hand?" in spoken(speaker)
+    mic.say("king")                       # cai: one card left, a king
+    mic.wait(1.5)
+    table.finish()
+    journal.close()
+    said = spoken(speaker)
+    assert "bob, 42 points." in said
+    assert "bob, 40 points." in said and "cai, 10 points. But I counted 21 cards." in said
+    assert "Round 1: bob 40, cai 10. Totals: ann 0, cai 10, bob 40." in said
+    assert "Game over. ann wins with 0 points." in said
+
+    # the journal replays to the very verdicts the table gave
+    objs = read_journal(journal.path).objects
+    lines = [json.dumps(o) for o in objs]
+    live = [o for o in objs[1:] if o["type"] not in ("play", "pick-up", "going-out", "report",
+                                                       "command", "tally", "note")]
+    assert [encode_verdict(v) for v in replay_lines(lines)] == live
+    plays = [o for o in objs if o["type"] == "play"]
+    assert all("player" not in o for o in plays)      # the shared mic: whoever's turn
+
+
+def test_one_mic_per_player_and_out_of_turn(tmp_path):
+    table, speaker, _, _ = make(tmp_path, channels=PLAYERS)
+    mic = Mic(table, PLAYERS)
+    mic.say("nine", channel="ann")
+    mic.say("four", channel="cai")
+    assert "No, cai: it is bob's turn." in spoken(speaker)
+    mic.say("blind four", channel="bob")
+    assert table.game.turn == "cai" and table.game.held["bob"] == 18
+
+
+def test_typed_plays_and_reports(tmp_path):
+    table, speaker, _, _ = make(tmp_path)
+    mic = Mic(table)
+    mic.wait(1.0)
+    assert table.type("2 7") is None
+    mic.wait(1.0)
+    assert table.game.held["ann"] == 17
+    assert table.type("bob: blind K") is None
+    mic.wait(1.0)
+    assert table.game.held["bob"] == 19 - 1 + 3
+    assert table.type("cai: pick up") is None            # empty pile: refused, spoken
+    mic.wait(1.0)
+    assert "No, cai: the pile is empty." in spoken(speaker)
+    assert table.type("seven o'clock").startswith("not a play or a command")
+    assert table.type("zoe: 7").startswith("unknown player 'zoe'")
+    table.type("score")
+    mic.wait(1.0)
+    assert spoken(speaker)[-1] == "Score: ann 0, bob 0, cai 0."
+
+
+def test_table_talk_never_changes_the_pile(tmp_path):
+    table, speaker, _, _ = make(tmp_path)
+    mic = Mic(table)
+    for chatter in ("seven o'clock", "i'll pick up the kids", "queen of hearts"):
+        mic.say(chatter, kind="unknown")
+        mic.say(chatter)
+    assert table.game.pile == 0 and table.game.turn == "ann" and table.game.held["ann"] == 19
