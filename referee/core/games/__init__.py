@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.core.events import GameStart
 from referee.core.games.goop import GoopGame, GoopOptions
+from referee.core.games.gops import GopsGame, GopsOptions
 from referee.core.options import OptionError
 from referee.core.games.stroop import StroopGame, StroopOptions
 
@@ -12,7 +13,7 @@ class UnknownGame(ValueError):
     """A game name the referee does not serve."""
 
 
-GAMES = ("stroop", "goop")
+GAMES = ("stroop", "goop", "gops")
 
 
 def make_game(start: GameStart):
@@ -24,4 +25,8 @@ def make_game(start: GameStart):
         if start.match_cards:
             raise OptionError("match_cards belong to Stroop, not Goop")
         return GoopGame(start.players, GoopOptions.from_dict(start.options))
+    if start.game == "gops":
+        if start.match_cards:
+            raise OptionError("match_cards belong to Stroop, not GOPS")
+        return GopsGame(start.players, GopsOptions.from_dict(start.options))
     raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")
