@@ -70,6 +70,9 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     if isinstance(verdict, (goop.Gooped, goop.ShoutJudged, goop.Counted, goop.HandOver,
                             goop.GoopOver, goop.GoopNote)):
         return _goop(verdict, window_ms)
+    if type(verdict).__module__ == "referee.core.games.gops":
+        from referee.core.games import gops_record   # (imports this module's names())
+        return gops_record.describe(verdict)
     if isinstance(verdict, stroop.GameOver):
         ranked = sorted(verdict.scores.items(), key=lambda kv: (-kv[1], list(verdict.scores).index(kv[0])))
         line = "final: " + ", ".join(f"{p} {n}" for p, n in ranked)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from referee.core.games import goop
+from referee.core.games import gops, gops_record
 
 from referee.core.games import stroop
 from referee.core.cards import Card, CardError
@@ -37,12 +38,12 @@ OUTPUT_TYPES = frozenset({
     "round", "final", "judged", "out", "all-active", "undone", "paused", "note",   # Stroop
     "gooped", "ignored", "counted", "hand",                                        # Goop
     "asked",                                                                       # both
-})
+}) | gops_record.OUTPUT_TYPES
 
 
 #: The decisions: what `referee replay --json` and `referee play --json` print
 #: (without --all), and what the live referee announces first.
-SUMMARY_TYPES = ("round", "final", "gooped", "hand")
+SUMMARY_TYPES = ("round", "final", "gooped", "hand") + gops_record.SUMMARY_TYPES
 
 
 class LogError(ValueError):
@@ -88,6 +89,8 @@ def encode(event: Any) -> dict:
                 "value": event.value, "at": event.at}
     if isinstance(event, Tally):
         return {"type": "tally", "at": event.at}
+    if isinstance(event, (gops.PrizeTurned, gops.Bid)):
+        return gops_record.encode(event)
     if isinstance(event, Command):
         obj = {"type": "command", "command": event.name, "at": event.at}
         if event.player is not None:
@@ -180,6 +183,11 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         return Count(player, field, value, _field(obj, "at", line, "time"))
     if kind == "tally":
         return Tally(_field(obj, "at", line, "time"))
+    if kind in gops_record.INPUT_TYPES:
+        try:
+            return gops_record.decode(obj, game.players)
+        except gops_record.GopsLogError as e:
+            raise LogError(line, str(e)) from None
     if kind == "command":
         name = _field(obj, "command", line, "str")
         if name not in COMMANDS:
@@ -275,6 +283,7 @@ VERDICT_ENCODERS = {
     goop.GoopOver: lambda v: {"type": "final", "scores": dict(v.totals), "winner": v.winner,
                               "hands": v.hands},
     goop.GoopNote: lambda v: {"type": "note", "at": v.at, "text": v.text},
+    **gops_record.VERDICT_ENCODERS,
     Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
                       "player": v.command.player},
 }
