@@ -19,7 +19,7 @@ from referee.core.cards import Card, CardError
 from referee.core.events import GameStart
 from referee.core.games import GAMES, make_game
 from referee.core.journal import LogError, encode, parse_lines
-from referee.core.table import DEALER, Table, TableOptions, VirtualDeck
+from referee.core.table import DEALER, TABLE_MIC, Table, TableOptions, VirtualDeck
 
 DESCRIPTION = """\
 Referee a game at the table: listen, judge, speak the verdicts, keep the score.
@@ -36,6 +36,15 @@ and announces each card), a "dealer" channel (the dealer names each card as
 it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
 new-game, end.
+
+GOPS: `referee play gops --players ann,bob --setup purple|standard
+[--virtual-prizes]`. A player turns each prize and names it ("green five",
+"queen of diamonds"), or with --virtual-prizes the referee draws and says it.
+After the reveal each bid is said: "ann nine" (anyone may read them all out),
+or "nine" / "I bid nine" on the player's own mic or, with one microphone for
+the whole table (--channels table), in seat order. Bids and prizes can be
+typed too ("ann 9", "green 5"). A bid the player cannot make is refused with
+the reason and a question; a missing bid is asked for.
 
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --channels, faster than real time; --json
@@ -69,6 +78,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Stroop, two players: a miscall puts the caller out (default) or forfeits the round")
     g.add_argument("--match-cards", metavar="P=CARD,..", help="Stroop's match-card variant, e.g. ann=9S,bob=KH")
     g.add_argument("--target", type=int, default=100, help="Goop: points that end the game (default 100)")
+    g.add_argument("--setup", choices=("purple", "standard"), default="purple",
+                   help="GOPS: Purple Rules (14 clubs of two colours, hands of seven; 2-5 players) "
+                   "or standard (13 diamonds, a suit each; 2-3 players)")
+    g.add_argument("--virtual-prizes", action="store_true",
+                   help="GOPS: the referee shuffles the prize pile itself and announces each prize")
 
 
 def add_table_arguments(p: argparse.ArgumentParser) -> None:
@@ -94,7 +108,7 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
 
 def game_start(args: argparse.Namespace) -> GameStart:
     channels = _names(args.channels)
-    players = _names(args.players) or [c for c in channels if c != DEALER]
+    players = _names(args.players) or [c for c in channels if c not in (DEALER, TABLE_MIC)]
     if len(players) < 2:
         raise SetupError("name at least two players with --players (or --channels)")
     options: dict = {"tie_window_ms": args.tie_window_ms}
@@ -111,6 +125,10 @@ def game_start(args: argparse.Namespace) -> GameStart:
                 raise SetupError(f"--match-cards: {e}") from None
         if args.virtual_deck and DEALER in channels:
             raise SetupError("--virtual-deck and a dealer channel: choose one way to deal")
+    elif args.game == "gops":
+        options = {"setup": args.setup, "virtual_prizes": bool(args.virtual_prizes)}
+        if args.virtual_deck:
+            raise SetupError("--virtual-deck is for Stroop (GOPS: --virtual-prizes)")
     else:
         options["target"] = args.target
         if args.virtual_deck:
@@ -123,8 +141,8 @@ def game_start(args: argparse.Namespace) -> GameStart:
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
     names = _names(args.channels) or list(start.players)
     for n in names:
-        if n != DEALER and n not in start.players:
-            raise SetupError(f"--channels: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
+        if n not in (DEALER, TABLE_MIC) and n not in start.players:
+            raise SetupError(f"--channels: {n!r} is neither 'dealer', 'table' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
         raise SetupError("--channels names a mic twice")
     return names
@@ -154,9 +172,14 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     from referee.app.session import ListeningFailed, run_live, run_recording
 
     try:
+        grammar = None
+        if start.game == "gops":
+            from referee.hearing.gops_grammar import gops_grammar
+            grammar = gops_grammar(start.players, start.options.get("setup", "purple"))
         listening = open_listening(
             args, channels, start.game,
-            notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
+            notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True),
+            grammar=grammar)
     except (ListeningError, ValueError) as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2
@@ -200,7 +223,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       json_out=sys.stdout if args.json else None, screen=screen,
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
-                                           hears_itself=not recorded),
+                                           hears_itself=not recorded,
+                                           prize_seed=(setup or {}).get("seed", 0)),
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)

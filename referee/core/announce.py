@@ -86,6 +86,11 @@ class Announcer:
             return f"Goop! {_names(v.goopers)} {'is' if len(v.goopers) == 1 else 'are'} out."
         if isinstance(v, goop.HandOver):
             return self._hand(v)
+        if type(v).__module__ == "referee.core.games.gops":
+            from referee.core.games import gops_talk   # (imports scores_sentence from here)
+            if type(v).__name__ == "PrizeWon":
+                self._decided += 1
+            return gops_talk.sentence(v, bool(self.scores_every) and self._decided % max(self.scores_every, 1) == 0)
         if isinstance(v, goop.GoopOver):
             return None if v.winner else "Game ended before anyone reached the target. " + scores_sentence(v.totals)
         return None

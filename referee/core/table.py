@@ -27,10 +27,13 @@ from referee.core.judge import Judge, LateReport
 from referee.core.games import goop
 from referee.core.games import stroop
 from referee.core.games.goop_count import CountDialogue, Say
+from referee.core.games import gops, gops_talk
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
 DEALER = "dealer"
+#: GOPS: the one microphone of the whole table (whose turn it is says who speaks).
+TABLE_MIC = "table"
 
 
 class VirtualDeck:
@@ -64,6 +67,10 @@ class TableOptions:
     lock_reminder: float = 0.0
     """Goop with three players: remind the table of the lock rule after this
     many seconds with nothing heard (0: never)."""
+    prize_seed: int = 0
+    """GOPS with the referee's own prize pile: the seed of its draws."""
+    bid_question: float = 10.0
+    """GOPS: seconds of quiet before the referee asks for a missing bid."""
 
 
 class Table:
@@ -96,7 +103,7 @@ class Table:
         self.game = make_game(start)
         self.channels = list(channels)
         for c in self.channels:
-            if c != DEALER and c not in start.players:
+            if c not in (DEALER, TABLE_MIC) and c not in start.players:
                 raise ValueError(f"channel {c!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
         self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
         self.speaker = speaker
@@ -122,8 +129,12 @@ class Table:
         self._reminded = False
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
+        self.talk = self._gops_talk()
+        """GOPS: reading bids and prizes, asking for missing ones."""
         if history:
             self._replay(history)
+            if self.talk is not None:
+                self.talk.resume(history, self.now)
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
@@ -155,6 +166,12 @@ class Table:
         if u.kind == "number" and self.dialogue is not None:
             self._dialogue(self.dialogue.heard(None if stream == DEALER else stream, u.said, end))
             return
+        if u.kind in ("bid", "prize") and self.talk is not None:
+            mic = None if stream in (DEALER, TABLE_MIC) else stream
+            self._dialogue(self.talk.heard(self.game, mic, u.said, end))
+            if self.screen is not None:
+                self.screen.update(self)
+            return
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
             self._push(stream, happening)
@@ -167,6 +184,12 @@ class Table:
         name = command_name(text)
         if name is not None:
             self._push(KEYBOARD, Command(name, self.now))
+            return None
+        if self.talk is not None:
+            said = self.talk.heard(self.game, None, text, self.now)
+            if not said:
+                return f"not a bid, a prize or a command: {text.strip()!r}"
+            self._dialogue(said)
             return None
         card = Card.find(text)
         if card is None:
@@ -228,6 +251,8 @@ class Table:
             self._emit(self.judge.heard(DECK, now))
             if self.dialogue is not None:
                 self._dialogue(self.dialogue.tick(now))
+            if self.talk is not None and not self.over:
+                self._dialogue(self.talk.tick(self.game, now))
             self._remind_if_locked()
         if self.screen is not None:
             self.screen.update(self)
@@ -286,11 +311,19 @@ class Table:
         self.announcer = Announcer(self.announcer.verbosity, self.announcer.scores_every)
         self.over = False
         self.dialogue = None
+        self.talk = self._gops_talk()
         self.last_heard = {}
         self._round_open_since = None
         self.deck = deck
         self._say("New game.", at=self.now, urgent=True)
         self._next_deal = self.now + self.options.deal_pause if deck is not None else None
+
+    def _gops_talk(self) -> gops_talk.GopsTalk | None:
+        if not isinstance(self.game, gops.GopsGame):
+            return None
+        return gops_talk.GopsTalk(self.start.players, self.game.setup, self.game.options.virtual_prizes,
+                                  self.options.prize_seed, self.options.deal_pause,
+                                  self.options.bid_question)
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
@@ -298,6 +331,8 @@ class Table:
         game = self.game
         if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
             out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
+        if isinstance(game, gops.GopsGame) and game.phase != gops.OVER:
+            out.append(gops_talk.standing(game))
         if self.dialogue is not None and self.dialogue.asking:
             out.append(f"Counting: {self.dialogue.asking[0]}, {self.dialogue.asking[1]}.")
         return out
@@ -331,6 +366,8 @@ class Table:
                 self._dialogue(self.dialogue.opening)
             if isinstance(v, goop.HandOver):
                 self.dialogue = None
+            if self.talk is not None:
+                self._dialogue(self.talk.verdict(self.game, v, self.now))
             if obj["type"] == "final":
                 self.over = True
         if verdicts and self.screen is not None:
