@@ -63,7 +63,11 @@ def test_one_mic_seat_order_names_refusals_tie_break_and_replay(tmp_path):
     mic.say("seven", "bid")                   # ann's seven is used
     assert said(speaker)[-1] == "ann, your seven is in the discard pile. Which card?"
     mic.say("six", "bid")                     # ann again: the question was hers
-    mic.say("bob six", "bid")
+    mic.say("bob five", "bid")
+    mic.say("bob six", "bid")                 # a correction, read back
+    assert said(speaker)[-1] == "bob: six, not five."
+    mic.say("green ace", "prize")             # too soon: cai has not bid
+    assert said(speaker)[-1] == "Not yet: cai, your bid?"
     mic.say("cai one", "bid")
     assert said(speaker)[-1] == "Tie between ann and bob! Leave your bids. Next prize."
     mic.say("green ace", "prize")
@@ -99,10 +103,16 @@ def test_a_missing_bid_is_asked_for_by_name(tmp_path):
     mic.say("green two", "prize")
     mic.say("ann three", "bid")
     mic.say("bob four", "bid")
+    mic.say("score", "command")
     mic.wait(6.0)
     assert said(speaker)[-1] == "cai, your bid?"
     mic.wait(2.0)
     assert said(speaker)[-1] == "cai, your bid?" and said(speaker).count("cai, your bid?") == 1
+    assert "Score: ann 0, bob 0, cai 0." in said(speaker)
+    table.finish()
+    journal.close()
+    log = parse_lines(journal.path.read_text().splitlines())      # the command's line reads back
+    assert [type(e).__name__ for e in log.events] == ["PrizeTurned", "Bid", "Bid", "Command"]
 
 
 def test_one_mic_per_player_and_typed_bids(tmp_path):

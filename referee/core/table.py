@@ -209,7 +209,7 @@ class Table:
     def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
         if kind == "command":
             name = command_name(said)
-            return Command(name, end, None if stream == DEALER else stream) if name else None
+            return Command(name, end, None if stream in (DEALER, TABLE_MIC) else stream) if name else None
         if self.start.game == "stroop":
             if kind != "call":
                 return None

@@ -199,6 +199,8 @@ class HandsBack:
 class PrizeRefused:
     prize: str
     reason: str
+    waiting: tuple[str, ...] = ()
+    """Players whose bid for the prize up is still missing."""
 
 
 @dataclass(frozen=True)
@@ -326,7 +328,7 @@ class GopsGame:
         if card not in self.setup.prizes:
             raise GopsError(f"{card!r} is not a prize card of GOPS {self.setup.name}")
         if self.phase != PRIZE:
-            return [PrizeRefused(card, "the bids for the prize up are not all in")]
+            return [PrizeRefused(card, "the bids for the prize up are not all in", self.waiting_for)]
         out = self._reshuffle_if_empty()
         if card not in self.pile:
             where = ("is up already" if card in self.up else

@@ -71,7 +71,8 @@ VERDICT_ENCODERS = {
                               "stage": v.stage, "replaced": v.replaced},
     gops.BidRefused: lambda v: {"type": "bid-refused", "player": v.player, "value": v.value,
                                 "reason": v.reason},
-    gops.PrizeRefused: lambda v: {"type": "prize-refused", "prize": v.prize, "reason": v.reason},
+    gops.PrizeRefused: lambda v: {"type": "prize-refused", "prize": v.prize, "reason": v.reason,
+                                  "waiting": list(v.waiting)},
     gops.PrizeWon: lambda v: {"type": "won", "winner": v.winner, "prizes": list(v.prizes),
                               "points": v.points, "bids": _bids(v.bids), "totals": dict(v.totals)},
     gops.Tied: lambda v: {"type": "tied", "players": list(v.players), "bids": _bids(v.bids),
@@ -117,7 +118,8 @@ def describe(v: Any) -> str | None:
     if isinstance(v, gops.BidRefused):
         return f"{v.player}'s bid of {word(v.value)} is refused: it {REFUSALS[v.reason]}"
     if isinstance(v, gops.PrizeRefused):
-        return f"the {v.prize or 'prize'} turned is refused: {v.reason}"
+        waiting = f" (waiting for {names(v.waiting)})" if v.waiting else ""
+        return f"the {v.prize or 'prize'} turned is refused: {v.reason}{waiting}"
     if isinstance(v, gops.PrizeWon):
         two = len(v.prizes) == 2
         why = ("the highest total of two bids" if two else "the highest bid")

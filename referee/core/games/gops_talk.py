@@ -176,6 +176,11 @@ def sentence(v, scores_after: bool = True) -> str | None:
                 else f"Prize: the {v.prize}.")
     if isinstance(v, gops.Reshuffled):
         return "The prize pile is used up: shuffle the prize discard pile into a new one."
+    if isinstance(v, gops.BidTaken):
+        # a bid that replaces one: read back, so that a misheard name is caught
+        if v.replaced is None or v.replaced == v.value:
+            return None
+        return f"{v.player}: {_w(v.value)}, not {_w(v.replaced)}."
     if isinstance(v, gops.BidRefused):
         if v.reason in WHERE:
             return f"{v.player}, your {_w(v.value)} {WHERE[v.reason]}. Which card?"
@@ -187,6 +192,8 @@ def sentence(v, scores_after: bool = True) -> str | None:
     if isinstance(v, gops.PrizeRefused):
         if not v.prize:
             return None
+        if v.waiting:
+            return f"Not yet: {v.waiting[0]}, your bid?"
         return f"The {v.prize} {v.reason}. Which prize?" if v.reason.startswith(("is", "was")) \
             else f"Not yet: {v.reason}."
     if isinstance(v, gops.PrizeWon):
