@@ -1,0 +1,126 @@
+"""End to end through the real audio server (issue 27): a few prizes of GOPS (Purple Rules)
+refereed by a ``referee play gops`` subprocess with the real PocketSphinx, with ONE
+microphone for the whole table. ann and bob (two espeak-ng voices) take turns on that mic:
+ann turns and names each prize, then the bids are said after the reveal, by name ("bob
+four") or bare in seat order ("five" is ann's). A tie on the second prize brings the
+tie break: the next prize is turned and both bid a second card. The referee's voice goes
+to the ``speaker`` sink and is recorded there; its journal replays to the same verdicts."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from live_game import Referee, journal_lines, replay_json, speech_spans, voice_wav
+
+#: the table's one microphone: a null sink of its own, read as an ALSA device
+MIC = "gops_table"
+#: (who speaks, what) for each prize: the prize named by ann, then the bids
+TURNS = [
+    [("ann", "green five"), ("ann", "ann seven"), ("bob", "bob four")],      # ann wins 5
+    [("ann", "bronze three"), ("ann", "ann six"), ("bob", "bob six")],       # tie
+    [("ann", "green ace"), ("ann", "ann ace"), ("bob", "bob two")],          # bob: 8 to 7, 3 + 1
+    [("ann", "bronze seven"), ("ann", "five"), ("bob", "bob three")],        # ann (seat order) 7
+]
+#: what each spoken line is in the journal, for typing it should the recogniser miss it
+TYPED = {"green five": "green five", "ann seven": "ann 7", "bob four": "bob 4",
+         "bronze three": "bronze three", "ann six": "ann 6", "bob six": "bob 6",
+         "green ace": "green ace", "ann ace": "ann 1", "bob two": "bob 2",
+         "bronze seven": "bronze seven", "five": "ann 5", "bob three": "bob 3"}
+
+
+@pytest.fixture(scope="module")
+def table_mic(pulse):
+    if MIC not in pulse.sinks:
+        pulse.add_sink(MIC, 1)
+    return pulse
+
+
+def happenings(data) -> list[dict]:
+    files = list(data.rglob("*.jsonl"))
+    return [json.loads(x) for f in files for x in f.read_text().splitlines()
+            if '"type":"bid"' in x or '"type":"prize"' in x]
+
+
+class Players:
+    """Say each line into the table's mic; type it when the referee did not hear it (as a
+    player at the table would, after the referee's question)."""
+
+    def __init__(self, pulse, tmp_path, ref: Referee) -> None:
+        self.pulse, self.tmp, self.ref = pulse, tmp_path, ref
+        self.typed: list[str] = []
+
+    def say(self, who: str, text: str) -> None:
+        before = len(happenings(self.ref.data))
+        self.pulse.play(voice_wav(self.tmp, who, text), MIC)
+        deadline = time.monotonic() + 2.5
+        while time.monotonic() < deadline:
+            if len(happenings(self.ref.data)) > before:
+                return
+            time.sleep(0.05)
+        self.typed.append(text)
+        self.ref.type(TYPED[text])
+        deadline = time.monotonic() + 2.0
+        while len(happenings(self.ref.data)) == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
+def test_a_few_prizes_of_gops_on_one_microphone(table_mic, tmp_path):
+    pulse, data = table_mic, tmp_path / "data"
+    rec = pulse.record("speaker")
+    ref = Referee("play", "gops", "--players", "ann,bob", "--setup", "purple",
+                  "--channels", "table", "--devices", MIC, "--json", "--speak-to", "speakers",
+                  "--engine", "pocketsphinx", "--scores-every", "0", data=data)
+    try:
+        ref.wait_err("referee: journal ", 60)
+        time.sleep(0.8)
+        players = Players(pulse, tmp_path, ref)
+        decided = 0
+        for turn in TURNS:
+            for who, text in turn:
+                players.say(who, text)
+                time.sleep(0.3)
+            decided += 1
+            ref.wait_for(lambda r: len([o for o in r.objects() if o["type"] in ("won", "tied")])
+                         >= decided, 20, f"decision {decided}")
+            time.sleep(2.5)       # the verdict is spoken before the next prize is turned
+        ref.type("end")
+        final = ref.wait_objects("final", 1, 20)[0]
+        assert ref.finish() == 0, ref.stderr
+    finally:
+        ref.kill()
+        said = rec.stop()
+    stderr = ref.stderr
+    assert "Traceback" not in stderr, stderr
+    why = (players.typed, stderr[-3000:])
+
+    # -- the prizes won, the tie break and the totals --------------------------------
+    decisions = [o for o in ref.objects() if o["type"] in ("won", "tied")]
+    assert [(o["type"], o.get("winner")) for o in decisions] == [
+        ("won", "ann"), ("tied", None), ("won", "bob"), ("won", "ann")], why
+    assert decisions[0]["prizes"] == ["green five"] and decisions[0]["bids"] == {"ann": [7], "bob": [4]}
+    assert decisions[1]["players"] == ["ann", "bob"] and decisions[1]["then"] == "tie break"
+    assert decisions[2]["prizes"] == ["bronze three", "green ace"], decisions[2]
+    assert decisions[2]["bids"] == {"ann": [6, 1], "bob": [6, 2]} and decisions[2]["points"] == 4
+    assert decisions[3]["bids"] == {"ann": [5], "bob": [3]}, decisions[3]   # "five": ann's
+    assert final == {"type": "final", "scores": {"ann": 12, "bob": 4}, "winners": ["ann"],
+                     "complete": False}, final
+    # at most one line in four typed: the referee heard the table
+    assert len(players.typed) <= 3, why
+
+    # -- what the referee said, and that it came out of its output sink -----------------
+    texts = [s for _, s in ref.announcements()]
+    assert "Prize: the green five." in texts, texts
+    assert "Tie between ann and bob! Leave your bids. Next prize." in texts, texts
+    assert "Tie-break prize: the green ace. Everyone, a second card." in texts, texts
+    assert any(s.startswith("bob wins the bronze three and the green ace, 8 to 7.") for s in texts)
+    assert texts[-1].startswith("Game over. ann wins with 12 points."), texts
+    spans = speech_spans(said.mean(axis=1))
+    assert sum(b - a for a, b in spans) >= 1.0 * len(texts), (spans, texts)
+
+    # -- the journal replays to what was printed live -------------------------------------
+    path, lines = journal_lines(data)
+    assert lines[0]["setup"]["channels"] == ["table"]
+    assert replay_json(path) == ref.objects()
