@@ -229,4 +229,6 @@ def standing(game: gops.GopsGame) -> str:
     if game.phase == gops.BIDS:
         return (f"Bidding for the {' and the '.join(game.up)}; waiting for "
                 f"{names(game.waiting_for)}.")
+    if game.up:
+        return f"Tie break for the {game.up[0]}: bids stay in place. Next prize."
     return f"{len(game.pile)} prizes in the pile. Next prize."
