@@ -20,6 +20,7 @@ COMMANDS = {
     "say": "referee.cli.say",
     "bench": "referee.lab.bench.run",
     "bench-latency": "referee.lab.bench.verdict_latency",
+    "bench-gops": "referee.lab.bench.gops_bench",
 }
 
 
