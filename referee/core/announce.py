@@ -86,7 +86,7 @@ class Announcer:
             return f"Goop! {_names(v.goopers)} {'is' if len(v.goopers) == 1 else 'are'} out."
         if isinstance(v, goop.HandOver):
             return self._hand(v)
-        if type(v).__module__ == "referee.core.games.gops":
+        if type(v).__module__ == "referee.core.games.gops_events":
             from referee.core.games import gops_talk   # (imports scores_sentence from here)
             if type(v).__name__ == "PrizeWon":
                 self._decided += 1

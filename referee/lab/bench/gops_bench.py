@@ -168,7 +168,7 @@ def render(records: list[dict], meta: dict) -> str:
          "Do not edit by hand: re-run the command.", "",
          f"- **Command:** `{meta['command']}`", f"- **Date:** {meta['date']}",
          f"- **Machine:** {meta['machine']}", f"- **Engine:** {meta['engine']}",
-         f"- **Corpus:** the voices, noises and SNRs of `referee bench`; per voice 8 named bids "
+         "- **Corpus:** the voices, noises and SNRs of `referee bench`; per voice 8 named bids "
          "(\"bob four\", \"cai bids nine\"), 4 bare ones (\"seven\", \"I bid seven\"), 3 prizes "
          "of each set-up, 4 negatives with GOPS words (tuning and held-out sentences differ); "
          "8 noise-only items per split. Players ann, bob, cai.",
