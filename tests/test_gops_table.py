@@ -189,3 +189,20 @@ def test_the_screen_shows_prize_piles_hands_and_totals(tmp_path):
     assert "A 2 4 5 6 *" in text            # ann: 7 used, 3 bid
     assert "2 3 4 5 6 7" in text            # bob
     assert "5" in text.splitlines()[[i for i, l in enumerate(text.splitlines()) if "ann" in l][0]]
+
+
+def test_reading_bids_and_prizes():
+    from referee.core.games.gops import SETUPS
+    from referee.core.games.gops_talk import parse
+
+    purple, standard = SETUPS["purple"], SETUPS["standard"]
+    assert parse("Ann nine", standard, ("Ann", "Bob")) == [("bid", "Ann", 9)]
+    assert parse("ann 9, bob q, seven", standard, ("Ann", "Bob")) == [
+        ("bid", "Ann", 9), ("bid", "Bob", 12), ("bid", None, 7)]
+    assert parse("I bid seven", purple, ("ann",)) == [("bid", None, 7)]
+    assert parse("bob bids four", purple, ("ann", "bob")) == [("bid", "bob", 4)]
+    assert parse("green 5", purple, ()) == [("prize", "green five")]
+    assert parse("queen of diamonds", standard, ()) == [("prize", "queen of diamonds")]
+    assert parse("queen of diamonds", purple, ()) == []       # no such prize in Purple
+    for nothing in ("dan nine", "ann", "ann bob nine", "hello", ""):
+        assert parse(nothing, purple, ("ann", "bob")) == [], nothing

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.games import goop
+from referee.core.games import gops_events
 
 from referee.core.games import stroop
 from referee.core.events import Asked
@@ -70,7 +71,7 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     if isinstance(verdict, (goop.Gooped, goop.ShoutJudged, goop.Counted, goop.HandOver,
                             goop.GoopOver, goop.GoopNote)):
         return _goop(verdict, window_ms)
-    if type(verdict).__module__ == "referee.core.games.gops_events":
+    if isinstance(verdict, gops_events.VERDICTS):
         from referee.core.games import gops_record   # (imports this module's names())
         return gops_record.describe(verdict)
     if isinstance(verdict, stroop.GameOver):

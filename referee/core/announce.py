@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.core.games import goop
+from referee.core.games import gops_events
 
 from referee.core.games import stroop
 from referee.core.account import names as _names
@@ -86,9 +87,9 @@ class Announcer:
             return f"Goop! {_names(v.goopers)} {'is' if len(v.goopers) == 1 else 'are'} out."
         if isinstance(v, goop.HandOver):
             return self._hand(v)
-        if type(v).__module__ == "referee.core.games.gops_events":
+        if isinstance(v, gops_events.VERDICTS):
             from referee.core.games import gops_talk   # (imports scores_sentence from here)
-            if type(v).__name__ == "PrizeWon":
+            if isinstance(v, gops_events.PrizeWon):
                 self._decided += 1
             return gops_talk.sentence(v, bool(self.scores_every) and self._decided % max(self.scores_every, 1) == 0)
         if isinstance(v, goop.GoopOver):

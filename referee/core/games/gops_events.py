@@ -130,3 +130,8 @@ class GopsOver:
     """The top totals: one player, or several who split the win."""
     complete: bool
     """Every prize was won (else the game was ended early)."""
+
+
+#: Every verdict of GOPS (what the announcer and the account speak and write about).
+VERDICTS = (PrizeUp, Reshuffled, BidTaken, BidRefused, PrizeWon, Tied, TieStands, HandsBack,
+            PrizeRefused, GopsUndone, GopsPaused, GopsOver)

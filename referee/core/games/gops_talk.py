@@ -42,16 +42,17 @@ def parse(text: str, setup: gops.Setup, players) -> list:
     items (several for "ann nine, bob queen"); ``[]`` for anything else."""
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in NOISE]
     joined = " ".join(words)
+    named = {p.lower(): p for p in players}
     for name in setup.prizes:
         if joined in _prize_forms(name):
             return [("prize", name)]
     out: list = []
     player = None
     for w in words:
-        if w in players:
+        if w in named:
             if player is not None:
                 return []
-            player = w
+            player = named[w]
         elif w in RANKS:
             out.append(("bid", player, RANKS[w]))
             player = None
