@@ -188,7 +188,7 @@ class Table:
         if self.talk is not None:
             said = self.talk.heard(self.game, None, text, self.now)
             if not said:
-                return f"not a bid, a prize or a command: {text.strip()!r}"
+                return f"not a bid, a prize or a command: {text.strip()!r} ({self.talk.hint()})"
             self._dialogue(said)
             return None
         card = Card.find(text)

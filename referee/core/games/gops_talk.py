@@ -91,6 +91,12 @@ class GopsTalk:
         if self.virtual:
             self.prize_due = now + self.pause
 
+    def hint(self) -> str:
+        """How to type a bid and a prize, for a line that was neither."""
+        prize = next(iter(self.setup.prizes))
+        return (f"players: {', '.join(self.players)}; a bid is '{self.players[0]} 9' or '9', "
+                f"a prize '{prize}'")
+
     # --- in -------------------------------------------------------------------
     def heard(self, game: gops.GopsGame, player: str | None, said: str, at: float) -> list:
         """A phrase from ``player``'s mic (None: the table's one mic) at ``at``."""
