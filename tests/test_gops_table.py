@@ -207,3 +207,27 @@ def test_reading_bids_and_prizes():
     assert parse("queen of diamonds", purple, ()) == []       # no such prize in Purple
     for nothing in ("dan nine", "ann", "ann bob nine", "hello", ""):
         assert parse(nothing, purple, ("ann", "bob")) == [], nothing
+
+
+def test_voice_commands_undo_pause_score_and_end(tmp_path):
+    table, speaker, journal, out = make(tmp_path, players=("ann", "bob"))
+    mic = Mic(table)
+    mic.say("green five", "prize")
+    mic.say("ann three", "bid")
+    mic.say("bob two", "bid")                 # misheard: bob bid four
+    assert table.game.totals["ann"] == 5
+    mic.say("undo", "command")
+    assert said(speaker)[-1] == "Undone: bob's bid of two."
+    assert table.game.totals["ann"] == 0 and table.game.waiting_for == ("bob",)
+    mic.say("bob four", "bid")
+    assert said(speaker)[-1].startswith("bob wins the green five, with four.")
+    mic.say("pause", "command")
+    mic.say("bronze six", "prize")
+    assert said(speaker)[-2:] == ["Paused.", "Not yet: the game is paused."]
+    mic.say("resume", "command")
+    mic.say("bronze six", "prize")
+    mic.say("score", "command")
+    assert said(speaker)[-2:] == ["Prize: the bronze six.", "Score: bob 5, ann 0."]
+    mic.say("end", "command")
+    assert said(speaker)[-1] == "Game over. bob wins with 5 points. Score: bob 5, ann 0."
+    assert table.over
