@@ -399,3 +399,35 @@ def test_undo_takes_back_a_real_prize_but_never_a_virtual_one_alone():
     v.prize("green six")
     assert only(v.command("undo"), GopsUndone).what == "bob's bid of two"
     assert v.game.up == ["green five"] and v.game.waiting_for == ("bob",)
+
+
+# --- The players' own deck -----------------------------------------------------------------
+
+OWN = {"name": "reds", "prizes": {"red ace": 1, "red two": 2, "red three": 3},
+       "hand": [3, 1, 2], "players": [2, 4]}
+
+
+def test_an_own_setup_is_data_in_the_game_line():
+    options = GopsOptions.from_dict({"setup": OWN})
+    g = GopsGame(("ann", "bob", "cai", "dan"), options)
+    assert g.setup.prizes == {"red ace": 1, "red two": 2, "red three": 3}
+    assert g.setup.hand == (1, 2, 3) and g.hand_of("dan") == (1, 2, 3)
+    with pytest.raises(GopsError, match="2 to 4 players"):
+        GopsGame(tuple("abcde"), options)
+    p = Play()
+    p.game = g
+    p.prize("red three")
+    assert only(p.bids(ann=3, bob=2, cai=1, dan=2), PrizeWon).points == 3
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({**OWN, "prizes": {"red ace": 14}}, "points 1-13"),
+    ({**OWN, "prizes": {"red 7": 7}}, "names in words"),
+    ({**OWN, "hand": [1, 1]}, "different ranks"),
+    ({**OWN, "players": [1, 3]}, "2 or more"),
+    ({**OWN, "colour": "red"}, "unknown a GOPS set-up option 'colour'"),
+    ("blue", "setup must be one of purple, standard"),
+    (["red ace"], "a set-up object")])
+def test_a_bad_own_setup_is_named(bad, message):
+    with pytest.raises(OptionError, match=message):
+        GopsOptions.from_dict({"setup": bad})

@@ -231,3 +231,27 @@ def test_voice_commands_undo_pause_score_and_end(tmp_path):
     mic.say("end", "command")
     assert said(speaker)[-1] == "Game over. bob wins with 5 points. Score: bob 5, ann 0."
     assert table.over
+
+
+def test_an_own_deck_is_heard_by_its_prize_names_and_replays(tmp_path):
+    from referee.hearing.gops_grammar import gops_grammar
+
+    own = {"name": "reds", "prizes": {"red ace": 1, "red two": 2}, "hand": [1, 2]}
+    table, speaker, journal, out = make(tmp_path, players=("ann", "bob"), setup=own)
+    grammar = gops_grammar(("ann", "bob"), table.game.setup)
+    assert grammar.match("prize red two").said == "red two"
+    assert grammar.match("ann two").said == "ann two" and grammar.match("ann three") is None
+    assert grammar.match("green five") is None
+    mic = Mic(table)
+    mic.say("red two", "prize")
+    mic.say("ann two", "bid")
+    mic.say("bob ace", "bid")
+    mic.say("red ace", "prize")
+    mic.say("ann ace", "bid")
+    mic.say("bob two", "bid")
+    journal.close()
+    lines = journal.path.read_text().splitlines()
+    assert json.loads(lines[0])["options"]["setup"] == own
+    final = [encode_verdict(v) for v in replay(parse_lines(lines))][-1]
+    assert final == {"type": "final", "scores": {"ann": 2, "bob": 1}, "winners": ["ann"],
+                     "complete": True}

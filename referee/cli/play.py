@@ -78,9 +78,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Stroop, two players: a miscall puts the caller out (default) or forfeits the round")
     g.add_argument("--match-cards", metavar="P=CARD,..", help="Stroop's match-card variant, e.g. ann=9S,bob=KH")
     g.add_argument("--target", type=int, default=100, help="Goop: points that end the game (default 100)")
-    g.add_argument("--setup", choices=("purple", "standard"), default="purple",
-                   help="GOPS: Purple Rules (14 clubs of two colours, hands of seven; 2-5 players) "
-                   "or standard (13 diamonds, a suit each; 2-3 players)")
+    g.add_argument("--setup", default="purple", metavar="purple|standard|FILE.json",
+                   help="GOPS: Purple Rules (14 clubs of two colours, hands of seven; 2-5 players), "
+                   "standard (13 diamonds, a suit each; 2-3 players), or your own deck: "
+                   '{"prizes": {"red seven": 7, ...}, "hand": [1, 2, ...], "players": [2, 4]}')
     g.add_argument("--virtual-prizes", action="store_true",
                    help="GOPS: the referee shuffles the prize pile itself and announces each prize")
 
@@ -126,7 +127,7 @@ def game_start(args: argparse.Namespace) -> GameStart:
         if args.virtual_deck and DEALER in channels:
             raise SetupError("--virtual-deck and a dealer channel: choose one way to deal")
     elif args.game == "gops":
-        options = {"setup": args.setup, "virtual_prizes": bool(args.virtual_prizes)}
+        options = {"setup": _setup(args.setup), "virtual_prizes": bool(args.virtual_prizes)}
         if args.virtual_deck:
             raise SetupError("--virtual-deck is for Stroop (GOPS: --virtual-prizes)")
     else:
@@ -136,6 +137,19 @@ def game_start(args: argparse.Namespace) -> GameStart:
     start = GameStart(args.game, tuple(players), options, match)
     make_game(start)     # validates the options and players
     return start
+
+
+def _setup(value: str):
+    """A set-up's name, or the set-up object read from a JSON file."""
+    if value in ("purple", "standard"):
+        return value
+    try:
+        with open(value, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise SetupError(f"--setup: {value}: not purple, standard or a readable file ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise SetupError(f"--setup: {value}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
@@ -175,7 +189,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         grammar = None
         if start.game == "gops":
             from referee.hearing.gops_grammar import gops_grammar
-            grammar = gops_grammar(start.players, start.options.get("setup", "purple"))
+            grammar = gops_grammar(start.players, make_game(start).setup)
         listening = open_listening(
             args, channels, start.game,
             notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True),

@@ -57,7 +57,8 @@ game_over) and "final" (scores, winner) objects; --all adds "counted",
 "ignored" and "note".
 
 GOPS logs ({"type":"game","game":"gops",...}; options: setup "purple"
-(default) or "standard", virtual_prizes) take:
+(default), "standard" or the players' own {"name":..,"prizes":{"red ace":1,..},
+"hand":[1,2,..],"players":[2,4]}, and virtual_prizes) take:
 
   {"type":"prize","card":"green five","at":3.2}
       a prize turned face up, by its name in the set-up ("green five",

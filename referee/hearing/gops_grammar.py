@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from referee.core.cards import RANK_WORDS
-from referee.core.games.gops import SETUPS
+from referee.core.games.gops import SETUPS, Setup
 from referee.hearing.grammar import GRAMMAR_DIR, Grammar, GrammarError
 
 
@@ -18,13 +18,15 @@ def _read(name: str) -> dict:
         raise GrammarError(f"{path}: cannot read ({e})") from None
 
 
-def gops_grammar(players, setup: str) -> Grammar:
-    """The phrases of a GOPS game with these players (in seat order) and set-up."""
+def gops_grammar(players, setup: str | Setup) -> Grammar:
+    """The phrases of a GOPS game with these players (in seat order) and set-up (a name of
+    :data:`~referee.core.games.gops.SETUPS`, or the players' own)."""
+    deal = setup if isinstance(setup, Setup) else SETUPS[setup]
     data, table = _read("gops"), _read("table")
     data["lists"]["player"] = {p: [p.lower()] for p in players}
-    ranks = {RANK_WORDS[v] for v in SETUPS[setup].hand}
+    data["lists"]["prize"] = {name: [name] for name in deal.prizes}
+    ranks = {RANK_WORDS[v] for v in deal.hand}
     data["lists"]["rank"] = {k: v for k, v in data["lists"]["rank"].items() if k in ranks}
-    data["phrases"] = [p for p in data["phrases"] if p.get("setup", setup) == setup]
     data["phrases"] += [p for p in table["phrases"] if p["kind"] == "command"]
     data["fillers"] = [w for w in table["fillers"] if w not in {"i"}]
     data["pronunciations"] = table.get("pronunciations", {})

@@ -6,7 +6,8 @@ The rules in our own words (seed 002, Purple Rules; RULINGS.md, GOPS 1-3):
   bid cards every player holds, 2 to N players. *Purple*: the 14 clubs of two
   colours of seven (green and bronze) are the prizes; every player holds the
   seven cards of one colour. *Standard*: the 13 diamonds are the prizes; every
-  player holds one other suit, so 2 or 3 players.
+  player holds one other suit, so 2 or 3 players. A table with another deck
+  gives its own set-up in the game line (:meth:`Setup.from_data`).
 * **Values** are rank points: A = 1, 2-10 as marked, J = 11, Q = 12, K = 13.
   Ruling GOPS-P: the seed does not list the ranks of a Purple colour; a colour
   is seven cards ranked 1 to 7 (ace to seven), the same seven in every colour,
@@ -71,6 +72,36 @@ class Setup:
     def bid_word(self, value: int) -> str:
         return RANK_WORDS[value]
 
+    @classmethod
+    def from_data(cls, data) -> Setup:
+        """A set-up of the players' own deck, as in a game line's options:
+        ``{"name": .., "prizes": {name: points}, "hand": [ranks], "players": [2, 5]}``.
+        Prizes are named in words ("red seven"), points and hand cards are ranks 1-13."""
+        if not isinstance(data, Mapping):
+            raise OptionError(f"setup must be {', '.join(SETUPS)} or a set-up object, not {data!r}")
+        check_known("a GOPS set-up", data, {"name", "prizes", "hand", "players"})
+        name, prizes = data.get("name", "own"), data.get("prizes")
+        hand, players = data.get("hand"), data.get("players", [2, 5])
+
+        def rank(v) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool) and v in RANK_WORDS
+
+        if not isinstance(name, str) or not name:
+            raise OptionError(f"a set-up's name must be a word, not {name!r}")
+        if not isinstance(prizes, Mapping) or not prizes or not all(
+                isinstance(k, str) and k.replace(" ", "").isalpha() and rank(v)
+                for k, v in prizes.items()):
+            raise OptionError(f"a set-up's prizes must map names in words to points 1-13, not {prizes!r}")
+        if not isinstance(hand, list) or not hand or not all(map(rank, hand)) \
+                or len(set(hand)) != len(hand):
+            raise OptionError(f"a set-up's hand must be different ranks 1-13, not {hand!r}")
+        if not (isinstance(players, list) and len(players) == 2 and all(
+                isinstance(n, int) and not isinstance(n, bool) for n in players)
+                and 2 <= players[0] <= players[1]):
+            raise OptionError(f"a set-up's players must be [fewest, most], 2 or more, not {players!r}")
+        return cls(name, {k.lower(): v for k, v in prizes.items()}, tuple(sorted(hand)),
+                   (players[0], players[1]))
+
 
 SETUPS = {
     "purple": Setup(
@@ -85,8 +116,8 @@ SETUPS = {
 
 @dataclass(frozen=True)
 class GopsOptions:
-    setup: str = "purple"
-    """Which set-up of :data:`SETUPS`."""
+    setup: str | Setup = "purple"
+    """Which set-up of :data:`SETUPS`, or the players' own."""
     virtual_prizes: bool = False
     """The referee turns the prizes itself (undo then never takes one back alone)."""
 
@@ -94,12 +125,18 @@ class GopsOptions:
     def from_dict(cls, options: Mapping) -> GopsOptions:
         check_known("GOPS", options, {"setup", "virtual_prizes"})
         setup = options.get("setup", cls.setup)
-        if setup not in SETUPS:
+        if not isinstance(setup, str):
+            setup = Setup.from_data(setup)
+        elif setup not in SETUPS:
             raise OptionError(f"setup must be one of {', '.join(SETUPS)}, not {setup!r}")
         virtual = options.get("virtual_prizes", cls.virtual_prizes)
         if not isinstance(virtual, bool):
             raise OptionError(f"virtual_prizes must be true or false, not {virtual!r}")
         return cls(setup, virtual)
+
+    @property
+    def deal(self) -> Setup:
+        return self.setup if isinstance(self.setup, Setup) else SETUPS[self.setup]
 
 
 # --- The state machine -------------------------------------------------------
@@ -112,7 +149,7 @@ class GopsGame:
 
     def __init__(self, players, options: GopsOptions | None = None) -> None:
         self.options = options or GopsOptions()
-        self.setup = SETUPS[self.options.setup]
+        self.setup = self.options.deal
         low, high = self.setup.players
         if not low <= len(players) <= high:
             raise GopsError(f"GOPS ({self.setup.name}) is for {low} to {high} players, not {len(players)}")
