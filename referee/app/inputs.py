@@ -22,6 +22,7 @@ KINDS = {
     "stroop": ("call", "partial", "command"),
     "goop": ("shout", "command", "number"),
     "swoop": ("call", "command", "number"),
+    "gops": ("bid", "prize", "command"),
 }
 
 #: The grammar file (grammars/NAME.json) a game listens with, when not ``table``.
@@ -68,16 +69,19 @@ def device_list(value: str | list[str] | None, mics: int) -> list[str]:
 
 
 def open_listening(args: argparse.Namespace, channels: list[str], game: str,
-                   notify: Callable[[str], None] | None = None) -> Listening:
+                   notify: Callable[[str], None] | None = None, grammar=None) -> Listening:
     """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
     listening stream per name in ``channels`` ('dealer' or a player). ``notify`` gets the
-    microphones' lines for people (see :class:`~referee.audio.mic.MicrophoneSource`)."""
+    microphones' lines for people (see :class:`~referee.audio.mic.MicrophoneSource`).
+    ``grammar``: the game's own grammar (GOPS: with the players' names), else table.json's."""
     from referee.hearing.engine import EngineError, open_recogniser
     from referee.hearing.grammar import Grammar, GrammarError
     from referee.app.listener import Listener
 
     try:
-        grammar = Grammar.load(GRAMMARS.get(game, "table")).subset(kinds=set(KINDS.get(game, ("call", "shout", "command"))))
+        if grammar is None:
+            grammar = Grammar.load(GRAMMARS.get(game, "table")).subset(
+                kinds=set(KINDS.get(game, ("call", "shout", "command"))))
         recogniser = open_recogniser(getattr(args, "engine", None), getattr(args, "model", None),
                                      grammar)
     except (EngineError, GrammarError) as e:

@@ -19,6 +19,8 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from referee.core.games import goop
+from referee.core.games import gops
+from referee.core.cards import RANK_LETTERS
 
 from referee.core.games import stroop
 from referee.core.games import swoop
@@ -51,6 +53,10 @@ class Screen:
             elif isinstance(game, swoop.SwoopGame):
                 status = f"{game.held[p]} cards" + ("  <- turn" if game.phase == "playing"
                                                     and p == game.turn else "")
+            elif isinstance(game, gops.GopsGame):
+                # the cards left in the hand; "*" marks the bid of this turn, once it is in
+                status = " ".join(RANK_LETTERS[v] for v in game.hand_of(p))
+                status += " *" if p in game.bids else ""
             rows.add_row(p, status, table.last_heard.get(p, ""), str(scores.get(p, 0)))
         if isinstance(game, stroop.StroopGame):
             top = game.top.symbol if game.top else "-"
@@ -68,6 +74,12 @@ class Screen:
             asking = table.dialogue.asking if table.dialogue else None
             if asking:
                 head.append(f"  asking {asking[0]}")
+        elif isinstance(game, gops.GopsGame):
+            prize = " + ".join(game.up) or "-"
+            head = Text.assemble(("GOPS  ", "bold"), f"prize {prize}  pile {len(game.pile)}  "
+                                 f"prize discard {len(game.discard)}")
+            if game.waiting_for:
+                head.append(f"  waiting for {', '.join(game.waiting_for)}")
         else:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None

@@ -23,6 +23,7 @@ COMMANDS = {
     "bench": "referee.lab.bench.run",
     "bench-latency": "referee.lab.bench.verdict_latency",
     "bench-swoop": "referee.lab.bench.swoop",
+    "bench-gops": "referee.lab.bench.gops_bench",
 }
 
 

@@ -45,6 +45,15 @@ it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
 new-game, end.
 
+GOPS: `referee play gops --players ann,bob --setup purple|standard
+[--virtual-prizes]`. A player turns each prize and names it ("green five",
+"queen of diamonds"), or with --virtual-prizes the referee draws and says it.
+After the reveal each bid is said: "ann nine" (anyone may read them all out),
+or "nine" / "I bid nine" on the player's own mic or, with one microphone for
+the whole table (--channels table), in seat order. Bids and prizes can be
+typed too ("ann 9", "green 5"). A bid the player cannot make is refused with
+the reason and a question; a missing bid is asked for.
+
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --channels, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
@@ -79,6 +88,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--target", type=int, default=100, help="Goop: points that end the game (default 100)")
     g.add_argument("--decks", type=int, default=0, help="Swoop: decks in play (default one per two players)")
     g.add_argument("--rounds", type=int, default=5, help="Swoop: rounds to play; lowest total wins (default 5)")
+    g.add_argument("--setup", default="purple", metavar="purple|standard|FILE.json",
+                   help="GOPS: Purple Rules (14 clubs of two colours, hands of seven; 2-5 players), "
+                   "standard (13 diamonds, a suit each; 2-3 players), or your own deck: "
+                   '{"prizes": {"red seven": 7, ...}, "hand": [1, 2, ...], "players": [2, 4]}')
+    g.add_argument("--virtual-prizes", action="store_true",
+                   help="GOPS: the referee shuffles the prize pile itself and announces each prize")
 
 
 def add_table_arguments(p: argparse.ArgumentParser) -> None:
@@ -125,6 +140,10 @@ def game_start(args: argparse.Namespace) -> GameStart:
                 raise SetupError(f"--match-cards: {e}") from None
         if args.virtual_deck and DEALER in channels:
             raise SetupError("--virtual-deck and a dealer channel: choose one way to deal")
+    elif args.game == "gops":
+        options = {"setup": _setup(args.setup), "virtual_prizes": bool(args.virtual_prizes)}
+        if args.virtual_deck:
+            raise SetupError("--virtual-deck is for Stroop (GOPS: --virtual-prizes)")
     else:
         options["target"] = args.target
         if args.virtual_deck:
@@ -132,6 +151,19 @@ def game_start(args: argparse.Namespace) -> GameStart:
     start = GameStart(args.game, tuple(players), options, match)
     make_game(start)     # validates the options and players
     return start
+
+
+def _setup(value: str):
+    """A set-up's name, or the set-up object read from a JSON file."""
+    if value in ("purple", "standard"):
+        return value
+    try:
+        with open(value, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise SetupError(f"--setup: {value}: not purple, standard or a readable file ({e.strerror})") from None
+    except json.JSONDecodeError as e:
+        raise SetupError(f"--setup: {value}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
@@ -177,9 +209,14 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     from referee.app.session import ListeningFailed, run_live, run_recording
 
     try:
+        grammar = None
+        if start.game == "gops":
+            from referee.hearing.gops_grammar import gops_grammar
+            grammar = gops_grammar(start.players, make_game(start).setup)
         listening = open_listening(
             args, channels, start.game,
-            notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
+            notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True),
+            grammar=grammar)
     except (ListeningError, ValueError) as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2
@@ -225,7 +262,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       json_out=sys.stdout if args.json else None, screen=screen,
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
-                                           hears_itself=not recorded),
+                                           hears_itself=not recorded,
+                                           prize_seed=(setup or {}).get("seed", 0)),
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)

@@ -85,6 +85,22 @@ and print "swoop-round" (points, totals, missing, game_over, next) and
 run, swoop, held, next), "refused" (what, reason), "picked-up", "went-out",
 "reported", "taken-back", "paused" and "note".
 
+GOPS logs ({"type":"game","game":"gops",...}; options: setup "purple"
+(default), "standard" or the players' own {"name":..,"prizes":{"red ace":1,..},
+"hand":[1,2,..],"players":[2,4]}, and virtual_prizes) take:
+
+  {"type":"prize","card":"green five","at":3.2}
+      a prize turned face up, by its name in the set-up ("green five",
+      "queen of diamonds"); refused when it is not in the prize pile
+  {"type":"bid","player":"ann","value":9,"at":7.4}
+      a revealed bid, by rank (ace 1 ... king 13); once every player's bid of
+      the turn is in, the highest wins; a tie brings the two-card tie break
+and print "won" (winner, prizes, points, bids, totals), "tied" (then: "tie
+break" or "again"), "tie-stands" and "final" (scores, winners, complete);
+--all adds "prize-up", "reshuffle", "bid-taken", "bid-refused" (reason:
+discard, in place, not held, no prize, paused), "prize-refused",
+"hands-back" and "gops-undone".
+
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
 types (round, final, judged, out, all-active, undone, paused, asked, note,
 gooped, ignored, counted, hand) are skipped on input.

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.games import goop
+from referee.core.games import gops_events
+
 from referee.core.games import stroop
 from referee.core.games import swoop_words
 from referee.core.events import Asked
@@ -69,6 +71,9 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     if isinstance(verdict, (goop.Gooped, goop.ShoutJudged, goop.Counted, goop.HandOver,
                             goop.GoopOver, goop.GoopNote)):
         return _goop(verdict, window_ms)
+    if isinstance(verdict, gops_events.VERDICTS):
+        from referee.core.games import gops_record   # (imports this module's names())
+        return gops_record.describe(verdict)
     if isinstance(verdict, stroop.GameOver):
         ranked = sorted(verdict.scores.items(), key=lambda kv: (-kv[1], list(verdict.scores).index(kv[0])))
         line = "final: " + ", ".join(f"{p} {n}" for p, n in ranked)

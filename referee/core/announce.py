@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.core.games import goop, stroop, swoop_words
+from referee.core.games import goop, gops_events, stroop, swoop_words
 from referee.core.clock import ms
 from referee.core.numbers import spoken_number
 
@@ -100,7 +100,8 @@ def _cards(n: int) -> str:
     return f"{spoken_number(n)} card" + ("" if n == 1 else "s")
 
 
-def _amount(n: int, unit: str) -> str:
+def amount_words(n: int, unit: str) -> str:
+    """``(2, "point")`` -> ``'two points'``; one in the singular."""
     return f"{spoken_number(n)} {unit}" + ("" if n == 1 else "s")
 
 
@@ -108,7 +109,7 @@ def scores_sentence(scores: Mapping[str, int], unit: str = "") -> str:
     """``'Bob has five, Ann has three.'``: highest first, in seat order on ties."""
     order = list(scores)
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], order.index(kv[0])))
-    parts = [f"{spoken_name(p)} has " + (_amount(n, unit) if unit else spoken_number(n)) for p, n in ranked]
+    parts = [f"{spoken_name(p)} has " + (amount_words(n, unit) if unit else spoken_number(n)) for p, n in ranked]
     return sentence("scores", standings=", ".join(parts))
 
 
@@ -175,6 +176,11 @@ class Announcer:
             return self._gooped(v)
         if isinstance(v, goop.HandOver):
             return self._hand(v)
+        if isinstance(v, gops_events.VERDICTS):
+            from referee.core.games import gops_talk   # (imports scores_sentence from here)
+            if isinstance(v, gops_events.PrizeWon):
+                self._decided += 1
+            return gops_talk.sentence(v, bool(self.scores_every) and self._decided % max(self.scores_every, 1) == 0)
         if isinstance(v, goop.GoopOver):
             return None if v.winner else self._goop_ended(v)
         return None
@@ -227,7 +233,7 @@ class Announcer:
         if v.game_over:
             best = max(v.totals.values())
             winner = next(p for p, n in v.totals.items() if n == best)
-            parts.append(sentence("goop-won", winner=spoken_name(winner), points=_amount(best, "point")))
+            parts.append(sentence("goop-won", winner=spoken_name(winner), points=amount_words(best, "point")))
             return " ".join(parts)
         if v.tied_at_top:
             parts.append(sentence("top-tied", players=spoken_names(v.tied_at_top)))
@@ -248,7 +254,7 @@ class Announcer:
     def _game_over(scores: Mapping[str, int], unit: str) -> str:
         best = max(scores.values())
         leaders = [p for p, n in scores.items() if n == best]
-        amount = _amount(best, unit) + ("" if len(leaders) == 1 else " each")
+        amount = amount_words(best, unit) + ("" if len(leaders) == 1 else " each")
         head = (sentence("game-won", winner=spoken_name(leaders[0]), amount=amount) if len(leaders) == 1
                 else sentence("game-tied", players=spoken_names(leaders), amount=amount))
         others = {p: n for p, n in scores.items() if p not in leaders}

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from referee.core.games import goop
+from referee.core.games import gops, gops_record
 
 from referee.core.games import stroop
 from referee.core.games import swoop_journal
@@ -39,12 +40,12 @@ OUTPUT_TYPES = frozenset({
     "gooped", "ignored", "counted", "hand",                                        # Goop
     "asked",                                                                       # both
     *swoop_journal.OUTPUT_TYPES,                                                   # Swoop
-})
+}) | gops_record.OUTPUT_TYPES
 
 
 #: The decisions: what `referee replay --json` and `referee play --json` print
 #: (without --all), and what the live referee announces first.
-SUMMARY_TYPES = ("round", "final", "gooped", "hand", *swoop_journal.SUMMARY_TYPES)
+SUMMARY_TYPES = ("round", "final", "gooped", "hand", *swoop_journal.SUMMARY_TYPES) + gops_record.SUMMARY_TYPES
 
 
 class LogError(ValueError):
@@ -92,6 +93,8 @@ def encode(event: Any) -> dict:
                 "value": event.value, "at": event.at}
     if isinstance(event, Tally):
         return {"type": "tally", "at": event.at}
+    if isinstance(event, (gops.PrizeTurned, gops.Bid)):
+        return gops_record.encode(event)
     if isinstance(event, Command):
         obj = {"type": "command", "command": event.name, "at": event.at}
         if event.player is not None:
@@ -187,6 +190,11 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         return Count(player, field, value, _field(obj, "at", line, "time"))
     if kind == "tally":
         return Tally(_field(obj, "at", line, "time"))
+    if kind in gops_record.INPUT_TYPES:
+        try:
+            return gops_record.decode(obj, game.players)
+        except gops_record.GopsLogError as e:
+            raise LogError(line, str(e)) from None
     if kind == "command":
         name = _field(obj, "command", line, "str")
         if name not in COMMANDS:
@@ -303,6 +311,7 @@ VERDICT_ENCODERS = {
     goop.GoopOver: lambda v: {"type": "final", "scores": dict(v.totals), "winner": v.winner,
                               "hands": v.hands},
     goop.GoopNote: lambda v: {"type": "note", "at": v.at, "text": v.text},
+    **gops_record.VERDICT_ENCODERS,
     Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
                       "player": v.command.player},
     **swoop_journal.VERDICT_ENCODERS,

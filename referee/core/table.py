@@ -30,6 +30,7 @@ from referee.core.games import goop, stroop
 from referee.core.games.goop_count import CountDialogue, Say
 from referee.core.games import swoop, swoop_talk
 from referee.core.games.swoop_words import standings
+from referee.core.games import gops, gops_talk
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
@@ -75,6 +76,10 @@ class TableOptions:
     lock_reminder: float = 0.0
     """Goop with three players: remind the table of the lock rule after this
     many seconds with nothing heard (0: never)."""
+    prize_seed: int = 0
+    """GOPS with the referee's own prize pile: the seed of its draws."""
+    bid_question: float = 10.0
+    """GOPS: seconds of quiet before the referee asks for a missing bid."""
 
 
 class Table:
@@ -135,8 +140,12 @@ class Table:
         """Utterances dropped as the referee's own voice."""
         self.dealt: set[Card] = set()
         """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
+        self.talk = self._gops_talk()
+        """GOPS: reading bids and prizes, asking for missing ones."""
         if history:
             self._replay(history)
+            if self.talk is not None:
+                self.talk.resume(history, self.now)
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
@@ -169,6 +178,12 @@ class Table:
                                           and u.kind == "call" and swoop_talk.read_report(u.said)):
             self._dialogue(self.dialogue.heard(None if stream in (DEALER, TABLE) else stream, u.said, end))
             return
+        if u.kind in ("bid", "prize") and self.talk is not None:
+            mic = None if stream in (DEALER, TABLE) else stream
+            self._dialogue(self.talk.heard(self.game, mic, u.said, end))
+            if self.screen is not None:
+                self.screen.update(self)
+            return
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
             self._push(stream, happening)
@@ -184,6 +199,12 @@ class Table:
             return None
         if self.start.game == "swoop":
             return self._type_swoop(text)
+        if self.talk is not None:
+            said = self.talk.heard(self.game, None, text, self.now)
+            if not said:
+                return f"not a bid, a prize or a command: {text.strip()!r} ({self.talk.hint()})"
+            self._dialogue(said)
+            return None
         card = Card.find(text)
         if card is None:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
@@ -274,6 +295,8 @@ class Table:
             self._emit(self.judge.heard(DECK, now))
             if self.dialogue is not None:
                 self._dialogue(self.dialogue.tick(now))
+            if self.talk is not None and not self.over:
+                self._dialogue(self.talk.tick(self.game, now))
             self._remind_if_locked()
         if self.screen is not None:
             self.screen.update(self)
@@ -334,12 +357,20 @@ class Table:
         self.announcer = Announcer(self.announcer.verbosity, self.announcer.scores_every)
         self.over = False
         self.dialogue = None
+        self.talk = self._gops_talk()
         self.last_heard = {}
         self.dealt = set()
         self._round_open_since = None
         self.deck = deck
         self._say(sentence("new-game"), at=self.now, urgent=True)
         self._next_deal = self.now + self.options.deal_pause if deck is not None else None
+
+    def _gops_talk(self) -> gops_talk.GopsTalk | None:
+        if not isinstance(self.game, gops.GopsGame):
+            return None
+        return gops_talk.GopsTalk(self.start.players, self.game.setup, self.game.options.virtual_prizes,
+                                  self.options.prize_seed, self.options.deal_pause,
+                                  self.options.bid_question)
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
@@ -350,6 +381,8 @@ class Table:
             out.append(top_card_sentence(game.round, game.top))
         if isinstance(game, swoop.SwoopGame) and game.phase == "playing":
             out.append(f"Round {game.round}: {game.pile} cards on the pile. {game.turn}'s turn.")
+        if isinstance(game, gops.GopsGame) and game.phase != gops.OVER:
+            out.append(gops_talk.standing(game))
         if self.dialogue is not None and self.dialogue.asking:
             out.append(question_sentence(*self.dialogue.asking))
         return out
@@ -388,6 +421,8 @@ class Table:
                 self._dialogue(self.dialogue.opening)
             if isinstance(v, (swoop.RoundScored, swoop.Undone)) and not isinstance(self.dialogue, CountDialogue):
                 self.dialogue = None
+            if self.talk is not None:
+                self._dialogue(self.talk.verdict(self.game, v, self.now))
             if obj["type"] == "final":
                 self.over = True
         if verdicts and self.screen is not None:

@@ -460,8 +460,9 @@ class PocketSphinx(Backed):
         if m is not None and m.kind in ("call", "shout") and self.ruled_out(m.said, probs):
             return text, words, 0.0
         if m is not None:
+            # GOPS's bids and prizes too: on its tuning voices, table talk taken for one 9 -> 4 of 32
             reject = self.reject_command if m.kind == "command" else \
-                self.reject if m.kind in ("call", "shout") else \
+                self.reject if m.kind in ("call", "shout", "bid", "prize") else \
                 self.reject_partial if m.kind == "partial" else None
         if reject is not None:
             score = self._phone_loop(d, pcm)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-KINDS = ("call", "shout", "command", "number", "partial")
+KINDS = ("call", "shout", "command", "number", "partial", "bid", "prize")
 
 #: Where grammar files live: $REFEREE_GRAMMARS, else the repository's grammars/.
 GRAMMAR_DIR = Path(os.environ.get("REFEREE_GRAMMARS")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.core.events import GameStart
 from referee.core.games.goop import GoopGame, GoopOptions
+from referee.core.games.gops import GopsGame, GopsOptions
 from referee.core.options import OptionError
 from referee.core.games.stroop import StroopGame, StroopOptions
 from referee.core.games.swoop import SwoopGame, SwoopOptions
@@ -13,7 +14,7 @@ class UnknownGame(ValueError):
     """A game name the referee does not serve."""
 
 
-GAMES = ("stroop", "goop", "swoop")
+GAMES = ("stroop", "goop", "swoop", "gops")
 
 
 def make_game(start: GameStart):
@@ -29,4 +30,8 @@ def make_game(start: GameStart):
         if start.match_cards:
             raise OptionError("match_cards belong to Stroop, not Swoop")
         return SwoopGame(start.players, SwoopOptions.from_dict(start.options))
+    if start.game == "gops":
+        if start.match_cards:
+            raise OptionError("match_cards belong to Stroop, not GOPS")
+        return GopsGame(start.players, GopsOptions.from_dict(start.options))
     raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")

@@ -1,0 +1,38 @@
+"""The GOPS phrases' benchmark plan: what it says, and that it measures what the game hears."""
+
+from referee.hearing.gops_grammar import gops_grammar
+from referee.lab.bench import gops_bench
+
+
+def test_the_plan_is_fixed_by_its_seed_and_keeps_the_splits_apart():
+    a, b = gops_bench.plan(1), gops_bench.plan(1)
+    assert a == b and a != gops_bench.plan(2)
+    negatives = {s: {i.text for i in a if i.category == "negative" and i.split == s}
+                 for s in ("tuning", "held-out")}
+    assert negatives["tuning"] and not negatives["tuning"] & negatives["held-out"]
+    voices = {s: {i.voice for i in a if i.split == s and i.voice} for s in ("tuning", "held-out")}
+    assert not voices["tuning"] & voices["held-out"]
+
+
+def test_every_phrase_is_the_games_and_no_negative_is():
+    grammars = {s: gops_grammar(gops_bench.PLAYERS, s) for s in ("purple", "standard")}
+    items = gops_bench.plan(1)
+    assert {i.category for i in items} == {"bid", "prize", "negative", "noise"}
+    for i in items:
+        if i.category == "noise":
+            continue
+        m = grammars[i.extra["setup"]].match(i.text)
+        if i.expect is None:
+            assert m is None or m.kind not in ("bid", "prize"), i.text
+        else:
+            assert m is not None and m.said == i.expect and m.kind == i.category, i.text
+
+
+def test_outcomes():
+    bid = {"expect": "ann nine", "heard": [{"kind": "bid", "said": "ann nine"}]}
+    assert gops_bench.outcome(bid) == "correct"
+    assert gops_bench.outcome({**bid, "heard": []}) == "missed"
+    assert gops_bench.outcome({**bid, "heard": [{"kind": "bid", "said": "ann five"}]}) == "wrong"
+    neg = {"expect": None, "heard": [{"kind": "unknown", "said": "a bronze medal"}]}
+    assert gops_bench.outcome(neg) == "rejected"
+    assert gops_bench.outcome({**neg, "heard": [{"kind": "prize", "said": "bronze ace"}]}) == "false-accept"
