@@ -5,6 +5,7 @@ from __future__ import annotations
 from referee.core.events import GameStart
 from referee.core.games.goop import GoopGame, GoopOptions
 from referee.core.options import OptionError
+from referee.core.games.soccer import SoccerGame, SoccerOptions
 from referee.core.games.stroop import StroopGame, StroopOptions
 
 
@@ -12,7 +13,7 @@ class UnknownGame(ValueError):
     """A game name the referee does not serve."""
 
 
-GAMES = ("stroop", "goop")
+GAMES = ("stroop", "goop", "soccer")
 
 
 def make_game(start: GameStart):
@@ -24,4 +25,8 @@ def make_game(start: GameStart):
         if start.match_cards:
             raise OptionError("match_cards belong to Stroop, not Goop")
         return GoopGame(start.players, GoopOptions.from_dict(start.options))
+    if start.game == "soccer":
+        if start.match_cards:
+            raise OptionError("match_cards belong to Stroop, not soccer")
+        return SoccerGame(start.players, SoccerOptions.from_dict(start.options))
     raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")
