@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.core.games import goop
+from referee.core.games import soccer_log
 
 from referee.core.games import stroop
 from referee.core.events import Asked
@@ -34,6 +35,9 @@ def names(players) -> str:
 
 def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     """One line for a verdict; None for verdicts not worth a line."""
+    soccer = soccer_log.describe(verdict)
+    if soccer is not None:
+        return soccer
     if isinstance(verdict, stroop.CallJudged):
         c = verdict.call
         head = f"round {verdict.round}: {c.player}"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from referee.core.games import goop
+from referee.core.games import soccer_log
 
 from referee.core.games import stroop
 from referee.core.cards import Card, CardError
@@ -37,12 +38,12 @@ OUTPUT_TYPES = frozenset({
     "round", "final", "judged", "out", "all-active", "undone", "paused", "note",   # Stroop
     "gooped", "ignored", "counted", "hand",                                        # Goop
     "asked",                                                                       # both
-})
+}) | soccer_log.VERDICT_TYPES
 
 
 #: The decisions: what `referee replay --json` and `referee play --json` print
 #: (without --all), and what the live referee announces first.
-SUMMARY_TYPES = ("round", "final", "gooped", "hand")
+SUMMARY_TYPES = ("round", "final", "gooped", "hand") + soccer_log.SUMMARY_TYPES
 
 
 class LogError(ValueError):
@@ -93,6 +94,9 @@ def encode(event: Any) -> dict:
         if event.player is not None:
             obj["player"] = event.player
         return obj
+    soccer = soccer_log.encode(event)
+    if soccer is not None:
+        return soccer
     raise TypeError(f"cannot encode {type(event).__name__}")
 
 
@@ -180,6 +184,12 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         return Count(player, field, value, _field(obj, "at", line, "time"))
     if kind == "tally":
         return Tally(_field(obj, "at", line, "time"))
+    if kind in soccer_log.HAPPENING_TYPES:
+        player = _player(obj, line, game)
+        try:
+            return soccer_log.decode(obj, player)
+        except soccer_log.SoccerLogError as e:
+            raise LogError(line, str(e)) from None
     if kind == "command":
         name = _field(obj, "command", line, "str")
         if name not in COMMANDS:
@@ -277,6 +287,7 @@ VERDICT_ENCODERS = {
     goop.GoopNote: lambda v: {"type": "note", "at": v.at, "text": v.text},
     Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
                       "player": v.command.player},
+    **soccer_log.VERDICT_ENCODERS,
 }
 
 
