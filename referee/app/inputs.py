@@ -21,6 +21,7 @@ from referee.core.events import Heard, Utterance
 KINDS = {
     "stroop": ("call", "command"),
     "goop": ("shout", "command", "number"),
+    "soccer": ("call", "play", "command"),
 }
 
 

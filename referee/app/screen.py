@@ -19,6 +19,29 @@ from rich.text import Text
 from referee.core.games import goop
 
 from referee.core.games import stroop
+from referee.core.games import soccer
+
+
+def soccer_head(game: soccer.SoccerGame) -> Text:
+    """The soccer lines: round, draw pile, the forward, the last block and its method."""
+    head = Text.assemble(("Soccer  ", "bold"), f"round {game.round}  draw pile {game.pile}  ")
+    if game.forward is not None:
+        head.append(f"{game.attacker} attacks: ")
+        head.append(game.forward.symbol, "red" if game.forward.colour.value == "red" else "bold")
+        head.append(f"  waiting for {game.expects}")
+    elif game.phase != "over":
+        head.append(f"{game.attacker} to flip a forward")
+    last = game.last
+    if isinstance(last, soccer.Blocked):
+        head.append(f"\nlast: {last.forward.symbol} blocked by "
+                    f"{' '.join(c.symbol for c in last.cards)}: {last.reason}")
+    elif isinstance(last, soccer.Goal):
+        head.append(f"\nlast: goal with {last.forward.symbol} ({last.how})")
+    elif isinstance(last, soccer.BlockFailed):
+        head.append(f"\nlast: {' '.join(c.symbol for c in last.cards)} fails: {last.reason}")
+    elif isinstance(last, soccer.Fizzled):
+        head.append(f"\nlast: {last.forward.symbol} discarded, no penalty")
+    return head
 
 
 class Screen:
@@ -50,6 +73,8 @@ class Screen:
             colour = "red" if game.top and game.top.colour.value == "red" else "bold"
             head = Text.assemble(("Stroop  ", "bold"), f"round {game.round}  top card ",
                                  (top, colour), f"  pile {game.pile}")
+        elif isinstance(game, soccer.SoccerGame):
+            head = soccer_head(game)
         else:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None

@@ -20,6 +20,7 @@ from referee.core.events import GameStart
 from referee.core.games import GAMES, make_game
 from referee.core.journal import LogError, encode, parse_lines
 from referee.core.table import DEALER, Table, TableOptions, VirtualDeck
+from referee.core.games.soccer_talk import SHARED_MIC
 
 DESCRIPTION = """\
 Referee a game at the table: listen, judge, speak the verdicts, keep the score.
@@ -36,6 +37,14 @@ and announces each card), a "dealer" channel (the dealer names each card as
 it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
 new-game, end.
+
+Soccer (two players; the first named attacks first): the attacker names
+each forward ("five of spades"), the defender the block ("block with five
+of diamonds", "nine of diamonds and four of diamonds", "no block"); after a
+goalie forward, "penalty queen of hearts" or "no penalty". --channels table
+is one microphone for the whole table (whose turn it is tells who speaks);
+--channels ann,bob one per player. Plays can be typed too: 5S, block 9D 4D,
+no block, penalty QH, no penalty.
 
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --channels, faster than real time; --json
@@ -69,6 +78,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="Stroop, two players: a miscall puts the caller out (default) or forfeits the round")
     g.add_argument("--match-cards", metavar="P=CARD,..", help="Stroop's match-card variant, e.g. ann=9S,bob=KH")
     g.add_argument("--target", type=int, default=100, help="Goop: points that end the game (default 100)")
+    g.add_argument("--failed-block", choices=("retry", "goal"), default="retry",
+                   help="soccer: a failed block may be retried or conceded (default), or is a goal")
 
 
 def add_table_arguments(p: argparse.ArgumentParser) -> None:
@@ -94,7 +105,7 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
 
 def game_start(args: argparse.Namespace) -> GameStart:
     channels = _names(args.channels)
-    players = _names(args.players) or [c for c in channels if c != DEALER]
+    players = _names(args.players) or [c for c in channels if c not in (DEALER, SHARED_MIC)]
     if len(players) < 2:
         raise SetupError("name at least two players with --players (or --channels)")
     options: dict = {"tie_window_ms": args.tie_window_ms}
@@ -111,6 +122,10 @@ def game_start(args: argparse.Namespace) -> GameStart:
                 raise SetupError(f"--match-cards: {e}") from None
         if args.virtual_deck and DEALER in channels:
             raise SetupError("--virtual-deck and a dealer channel: choose one way to deal")
+    elif args.game == "soccer":
+        options = {"failed_block": args.failed_block}
+        if args.virtual_deck:
+            raise SetupError("--virtual-deck is for Stroop")
     else:
         options["target"] = args.target
         if args.virtual_deck:
@@ -123,7 +138,7 @@ def game_start(args: argparse.Namespace) -> GameStart:
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
     names = _names(args.channels) or list(start.players)
     for n in names:
-        if n != DEALER and n not in start.players:
+        if n != DEALER and n not in start.players and not (start.game == "soccer" and n == SHARED_MIC):
             raise SetupError(f"--channels: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
         raise SetupError("--channels names a mic twice")

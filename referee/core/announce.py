@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from referee.core.games import goop
 
 from referee.core.games import stroop
+from referee.core.games import soccer_talk
 from referee.core.account import names as _names
 
 VERBOSITY = ("quiet", "normal", "verbose")
@@ -50,6 +51,9 @@ class Announcer:
     def say(self, verdict: Any) -> str | None:
         """The sentence for a verdict, or None when it is not spoken."""
         v = verdict
+        soccer = soccer_talk.sentence(v)
+        if soccer is not None:
+            return soccer
         verbose = self.verbosity == "verbose"
         normal = self.verbosity != "quiet"
         if isinstance(v, stroop.RoundOver):

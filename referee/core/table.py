@@ -26,6 +26,7 @@ from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.games import goop
 from referee.core.games import stroop
+from referee.core.games import soccer_talk
 from referee.core.games.goop_count import CountDialogue, Say
 
 #: The stream of deals the referee makes itself, and of typed input.
@@ -64,6 +65,8 @@ class TableOptions:
     lock_reminder: float = 0.0
     """Goop with three players: remind the table of the lock rule after this
     many seconds with nothing heard (0: never)."""
+    reask: float = 10.0
+    """Soccer: ask again for the play awaited after this many quiet seconds (0: never)."""
 
 
 class Table:
@@ -96,7 +99,8 @@ class Table:
         self.game = make_game(start)
         self.channels = list(channels)
         for c in self.channels:
-            if c != DEALER and c not in start.players:
+            if c != DEALER and c not in start.players and not (
+                    start.game == "soccer" and c == soccer_talk.SHARED_MIC):
                 raise ValueError(f"channel {c!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
         self.judge = Judge(self.game, self.channels + [DECK, KEYBOARD])
         self.speaker = speaker
@@ -120,6 +124,7 @@ class Table:
         """Goop's end-of-hand count, while it is on."""
         self._last_voice = self.options.offset
         self._reminded = False
+        self.prompter = soccer_talk.Prompter(self.options.reask) if start.game == "soccer" else None
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
         if history:
@@ -168,6 +173,12 @@ class Table:
         if name is not None:
             self._push(KEYBOARD, Command(name, self.now))
             return None
+        if self.start.game == "soccer":
+            try:
+                self._push(KEYBOARD, soccer_talk.read_typed(self.game, text, self.now))
+            except soccer_talk.PlayError as e:
+                return str(e)
+            return None
         card = Card.find(text)
         if card is None:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
@@ -186,7 +197,8 @@ class Table:
     def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
         if kind == "command":
             name = command_name(said)
-            return Command(name, end, None if stream == DEALER else stream) if name else None
+            shared = stream in (DEALER, soccer_talk.SHARED_MIC)
+            return Command(name, end, None if shared else stream) if name else None
         if self.start.game == "stroop":
             if kind != "call":
                 return None
@@ -198,6 +210,10 @@ class Table:
                 at = max(start, self._mic_heard.get(DEALER, start))
                 return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
+        if self.start.game == "soccer" and kind in ("call", "play"):
+            self.prompter.heard(end)
+            mic = None if stream in (DEALER, soccer_talk.SHARED_MIC) else stream
+            return soccer_talk.read(self.game, said, mic, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
             return Shout(stream, said, start, end)
         return None
@@ -229,6 +245,10 @@ class Table:
             if self.dialogue is not None:
                 self._dialogue(self.dialogue.tick(now))
             self._remind_if_locked()
+            if self.prompter is not None and not self.over:
+                again = self.prompter.tick(self.game, now)
+                if again:
+                    self._say(again, at=now)
         if self.screen is not None:
             self.screen.update(self)
 
@@ -298,6 +318,8 @@ class Table:
         game = self.game
         if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
             out.append(f"Round {game.round}: the top card is the {game.top.spoken}.")
+        if isinstance(game, soccer_talk.SoccerGame):
+            out += soccer_talk.standing(game)
         if self.dialogue is not None and self.dialogue.asking:
             out.append(f"Counting: {self.dialogue.asking[0]}, {self.dialogue.asking[1]}.")
         return out
@@ -333,6 +355,8 @@ class Table:
                 self.dialogue = None
             if obj["type"] == "final":
                 self.over = True
+            if self.prompter is not None:
+                self.prompter.heard(self.now)
         if verdicts and self.screen is not None:
             self.screen.update(self)
 
