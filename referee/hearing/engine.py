@@ -273,6 +273,11 @@ class PocketSphinx(Backed):
         except ImportError as e:  # pragma: no cover - a broken install
             raise EngineError(f"PocketSphinx is not installed ({e})") from None
         self.grammar = grammar or Grammar.load().subset(DEFAULT_KINDS)
+        if "play" in self.grammar.kinds:
+            # Soccer: a card may go on ("nine of hearts and two of hearts"), which the
+            # classifier (single cards only) cannot hear: PocketSphinx reads every
+            # segment, at its end; the classifier only vetoes. No race needs the speed.
+            early, decide_at_pause, accept, hang = None, False, 1.01, max(hang, 0.45)
         base = Path(model) if model else Path(get_model_path()) / "en-us"
         hmm = base / "en-us" if (base / "en-us").is_dir() else base
         dic = base / "cmudict-en-us.dict"

@@ -1,0 +1,64 @@
+"""`referee play soccer --audio`: two rounds spoken by TTS voices, heard by the real
+PocketSphinx, on one microphone for the whole table and on one per player."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from live_game import duration, journal_lines, mix_wav, replay_json, voice_wav
+from pulse import read_pcm16, write_pcm16
+from soccer_script import PLAYS, check_decisions
+
+#: seconds between the starts of two plays: room for a two-card phrase and a pause
+GAP = 3.8
+
+
+def script_wav(tmp_path, channels: list[str]):
+    """The plays in one WAV: one channel per name in ``channels`` ("table": everyone)."""
+    parts, at = [], 1.0
+    for who, text in PLAYS:
+        wav = voice_wav(tmp_path, who, text)
+        ch = channels.index("table" if "table" in channels else who)
+        parts.append((ch, wav, at))
+        at += max(GAP, duration(wav) + 1.2)
+    path = mix_wav(tmp_path / "soccer.wav", parts, len(channels))
+    x, rate = read_pcm16(path)
+    write_pcm16(path, np.concatenate([x, np.zeros((2 * rate, x.shape[1]), np.int16)]), rate)  # the end
+    return path
+
+
+def run(tmp_path, channels: list[str]):
+    wav = script_wav(tmp_path, channels)
+    data = tmp_path / "data"
+    r = subprocess.run([sys.executable, "-m", "referee", "play", "soccer", "--players", "ann,bob",
+                        "--channels", ",".join(channels), "--audio", str(wav), "--json",
+                        "--speak-to", "text", "--engine", "pocketsphinx"],
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "REFEREE_DATA": str(data)})
+    assert r.returncode == 0, r.stderr
+    objs = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    return objs, r.stderr, data
+
+
+@pytest.mark.parametrize("channels", [["table"], ["ann", "bob"]], ids=["one-mic", "mic-each"])
+def test_two_rounds_from_a_recording(tmp_path, channels):
+    objs, stderr, data = run(tmp_path, channels)
+    why = (objs, stderr[-3000:])
+    check_decisions(objs, why)
+    said = [line[len("referee: "):] for line in stderr.splitlines() if line.startswith("referee: ")]
+    for sentence in ("Blocked: same number.", "Penalty kick: goal! ann 1, bob 0.",
+                     "The jack is black; the forward is red. ann, another block, or no block?",
+                     "Blocked: nine minus two is seven and two hearts.",
+                     "Blocked: a jack of the same colour.", "Round 1 over. Both draw four: 32 left.",
+                     "Blocked: four plus two is six.", "Blocked: two spades.",
+                     "No second goalie: the queen of diamonds is discarded."):
+        assert sentence in said, why
+    path, lines = journal_lines(data)
+    assert replay_json(path) == objs
+    assert objs[-1]["type"] == "final" and objs[-1]["scores"] == {"ann": 1, "bob": 1}
