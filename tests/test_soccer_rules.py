@@ -419,6 +419,13 @@ def test_end_and_shell_commands():
     assert p.game.finish() == []
 
 
+def test_a_game_ended_between_rounds_counts_the_rounds_played():
+    p = Play()
+    play_round(p)
+    [v] = p.command("end")
+    assert v == SoccerOver({"ann": 0, "bob": 0}, None, 1, True)
+
+
 def test_time_key_refuses_other_events():
     from referee.core.events import Deal
     with pytest.raises(SoccerError, match="not Deal"):

@@ -349,9 +349,12 @@ class SoccerGame:
         return self._over(ended_early=False)
 
     def _over(self, ended_early: bool) -> SoccerOver:
-        a, b = (self.s.goals[p] for p in self.players)
+        s = self.s
+        a, b = (s.goals[p] for p in self.players)
         winner = None if a == b else self.players[0 if a > b else 1]
-        return SoccerOver(dict(self.s.goals), winner, self.s.round, ended_early)
+        begun = not (s.attacker == 0 and s.number == 1 and s.forward is None)
+        rounds = s.round if begun or not ended_early else s.round - 1
+        return SoccerOver(dict(s.goals), winner, rounds, ended_early)
 
     # Commands -------------------------------------------------------------------
     def _command(self, c: Command) -> list:
