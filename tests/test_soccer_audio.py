@@ -62,3 +62,34 @@ def test_two_rounds_from_a_recording(tmp_path, channels):
     path, lines = journal_lines(data)
     assert replay_json(path) == objs
     assert objs[-1]["type"] == "final" and objs[-1]["scores"] == {"ann": 1, "bob": 1}
+
+
+def test_resume_continues_a_journaled_game(tmp_path):
+    """`referee resume` of a soccer journal cut off after a play: the verdict the journal lacks
+    is journaled once, the referee says where the game stands, and a recording goes on."""
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    journal = games / "20261125T010000Z-soccer.jsonl"
+    journal.write_text("\n".join(json.dumps(o) for o in [
+        {"type": "game", "game": "soccer", "players": ["ann", "bob"], "options": {"failed_block": "retry"},
+         "setup": {"channels": ["table"], "virtual_deck": False, "seed": 1}},
+        {"type": "forward", "player": "ann", "card": "5S", "at": 2.0},
+        {"type": "attack", "round": 1, "attacker": "ann", "defender": "bob", "forward": "5S",
+         "number": 1, "goalie": False},
+        {"type": "block", "player": "bob", "cards": [], "at": 6.0},       # a crash before its verdict
+    ]) + "\n")
+    wav = mix_wav(tmp_path / "more.wav", [(0, voice_wav(tmp_path, "ann", "six of spades"), 1.0),
+                                          (0, voice_wav(tmp_path, "bob", "six of hearts"), 4.0)], 1)
+    x, rate = read_pcm16(wav)
+    write_pcm16(wav, np.concatenate([x, np.zeros((2 * rate, 1), np.int16)]), rate)
+    r = subprocess.run([sys.executable, "-m", "referee", "resume", "--audio", str(wav), "--json",
+                        "--speak-to", "text", "--engine", "pocketsphinx"],
+                       capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "REFEREE_DATA": str(tmp_path / "data")})
+    assert r.returncode == 0, r.stderr
+    assert "Resuming. Score: ann 1, bob 0. Round 1, 40 cards in the draw pile. ann, your forward?" in r.stderr
+    objs = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [o["type"] for o in objs] == ["goal", "blocked", "final"], r.stderr
+    lines = [json.loads(x) for x in journal.read_text().splitlines()]
+    assert [o["type"] for o in lines].count("goal") == 1
+    assert replay_json(journal) == objs
