@@ -133,6 +133,11 @@ def test_nothing_heard_asks_again(tmp_path):
     assert said(speaker)[-1] == "Five of spades. bob, block?"
     mic.quiet(5.0)
     assert said(speaker)[-1] == "Still waiting: bob, block the five of spades, or no block?"
+    mic.quiet(30.0)                                             # asked once, not nagged
+    assert said(speaker).count("Still waiting: bob, block the five of spades, or no block?") == 1
+    mic.say("no block", "play")
+    mic.quiet(11.0)
+    assert said(speaker)[-1] == "Still waiting: ann, your forward?"
 
 
 def test_the_screen_shows_forward_block_method_pile_and_goals(tmp_path):

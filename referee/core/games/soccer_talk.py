@@ -16,7 +16,7 @@ Typed, the same in short forms: ``5S``, ``block 9D 4D``, ``9D 4D``, ``no block``
 ``penalty QH``, ``no penalty``.
 
 When the game waits for a play and nothing is heard for ``reask`` seconds,
-the referee asks again (:class:`Prompter`).
+the referee asks again, once (:class:`Prompter`).
 """
 
 from __future__ import annotations
@@ -158,22 +158,24 @@ def standing(game: SoccerGame) -> list[str]:
 
 
 class Prompter:
-    """Asks again when the game waits for a play and nothing is heard for ``reask`` seconds."""
+    """Asks again, once, when the game waits for a play and nothing is heard for ``reask``
+    seconds (a player thinking over a block is not nagged again)."""
 
     def __init__(self, reask: float = 10.0) -> None:
         self.reask = reask
-        self.since = float("-inf")
+        self.since: float | None = None
+        self.asked = False
 
     def heard(self, at: float) -> None:
         """Something was said or decided at ``at``: the wait starts again."""
-        self.since = max(self.since, at)
+        self.since = at if self.since is None else max(self.since, at)
+        self.asked = False
 
     def tick(self, game: SoccerGame, now: float) -> str | None:
-        if self.reask <= 0 or self.since == float("-inf"):
-            self.since = now if self.since == float("-inf") else self.since
+        if self.since is None:
+            self.since = now
+        if self.reask <= 0 or self.asked or now - self.since < self.reask:
             return None
-        if now - self.since < self.reask:
-            return None
-        self.since = now
+        self.asked = True
         q = question(game)
         return f"Still waiting: {q}" if q else None
