@@ -423,7 +423,7 @@ class PocketSphinx(Backed):
             return text, words, 0.0
         if m is not None:
             reject = self.reject_command if m.kind == "command" else \
-                self.reject if m.kind in ("call", "shout") else None
+                self.reject if m.kind in ("call", "shout", "play") else None
         if reject is not None:
             score = self._phone_loop(d, pcm)
         if m is not None and m.said in self._guarded and self.reject_addressed is not None \

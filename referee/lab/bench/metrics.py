@@ -18,9 +18,9 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
-ACCEPT_KINDS = ("call", "shout", "command", "number")
+ACCEPT_KINDS = ("call", "shout", "command", "number", "play")
 """Utterance kinds that act on the game (``'unknown'`` does not)."""
-FALSE_ACCEPT_KINDS = ("call", "shout")
+FALSE_ACCEPT_KINDS = ("call", "shout", "play")
 """Kinds that count as a false accept when heard in a negative."""
 
 
