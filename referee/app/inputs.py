@@ -23,6 +23,7 @@ KINDS = {
     "goop": ("shout", "command", "number"),
     "swoop": ("call", "command", "number"),
     "gops": ("bid", "prize", "command"),
+    "soccer": ("call", "play", "command"),
 }
 
 #: The grammar file (grammars/NAME.json) a game listens with, when not ``table``.

@@ -25,6 +25,29 @@ from referee.core.cards import RANK_LETTERS
 from referee.core.games import stroop
 from referee.core.games import swoop
 from referee.core.games.swoop import rank_words
+from referee.core.games import soccer
+
+
+def soccer_head(game: soccer.SoccerGame) -> Text:
+    """The soccer lines: round, draw pile, the forward, the last block and its method."""
+    head = Text.assemble(("Soccer  ", "bold"), f"round {game.round}  draw pile {game.pile}  ")
+    if game.forward is not None:
+        head.append(f"{game.attacker} attacks: ")
+        head.append(game.forward.symbol, "red" if game.forward.colour.value == "red" else "bold")
+        head.append(f"  waiting for {game.expects}")
+    elif game.phase != "over":
+        head.append(f"{game.attacker} to flip a forward")
+    last = game.last
+    if isinstance(last, soccer.Blocked):
+        head.append(f"\nlast: {last.forward.symbol} blocked by "
+                    f"{' '.join(c.symbol for c in last.cards)}: {last.reason}")
+    elif isinstance(last, soccer.Goal):
+        head.append(f"\nlast: goal with {last.forward.symbol} ({last.how})")
+    elif isinstance(last, soccer.BlockFailed):
+        head.append(f"\nlast: {' '.join(c.symbol for c in last.cards)} fails: {last.reason}")
+    elif isinstance(last, soccer.Fizzled):
+        head.append(f"\nlast: {last.forward.symbol} discarded, no penalty")
+    return head
 
 
 class Screen:
@@ -80,6 +103,8 @@ class Screen:
                                  f"prize discard {len(game.discard)}")
             if game.waiting_for:
                 head.append(f"  waiting for {', '.join(game.waiting_for)}")
+        elif isinstance(game, soccer.SoccerGame):
+            head = soccer_head(game)
         else:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None

@@ -54,6 +54,14 @@ the whole table (--channels table), in seat order. Bids and prizes can be
 typed too ("ann 9", "green 5"). A bid the player cannot make is refused with
 the reason and a question; a missing bid is asked for.
 
+Soccer (two players; the first named attacks first): the attacker names
+each forward ("five of spades"), the defender the block ("block with five
+of diamonds", "nine of diamonds and four of diamonds", "no block"); after a
+goalie forward, "penalty queen of hearts" or "no penalty". --channels table
+is one microphone for the whole table (whose turn it is tells who speaks);
+--channels ann,bob one per player. Plays can be typed too: 5S, block 9D 4D,
+no block, penalty QH, no penalty.
+
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --channels, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
@@ -94,6 +102,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    '{"prizes": {"red seven": 7, ...}, "hand": [1, 2, ...], "players": [2, 4]}')
     g.add_argument("--virtual-prizes", action="store_true",
                    help="GOPS: the referee shuffles the prize pile itself and announces each prize")
+    g.add_argument("--failed-block", choices=("retry", "goal"), default="retry",
+                   help="soccer: a failed block may be retried or conceded (default), or is a goal")
 
 
 def add_table_arguments(p: argparse.ArgumentParser) -> None:
@@ -144,6 +154,10 @@ def game_start(args: argparse.Namespace) -> GameStart:
         options = {"setup": _setup(args.setup), "virtual_prizes": bool(args.virtual_prizes)}
         if args.virtual_deck:
             raise SetupError("--virtual-deck is for Stroop (GOPS: --virtual-prizes)")
+    elif args.game == "soccer":
+        options = {"failed_block": args.failed_block}
+        if args.virtual_deck:
+            raise SetupError("--virtual-deck is for Stroop")
     else:
         options["target"] = args.target
         if args.virtual_deck:

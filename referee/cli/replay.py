@@ -101,9 +101,28 @@ break" or "again"), "tie-stands" and "final" (scores, winners, complete);
 discard, in place, not held, no prize, paused), "prize-refused",
 "hands-back" and "gops-undone".
 
+Soccer logs ({"type":"game","game":"soccer","players":["ann","bob"]}, the
+first player attacks first; option failed_block: "retry" (default: the
+defender may block again or concede) or "goal") take:
+
+  {"type":"forward","player":"ann","card":"5S","at":12.5}
+      the attacker flipped a forward and named it
+  {"type":"block","player":"bob","cards":["9D","4D"],"at":14.0}
+      the defender's block: one card or two; [] is "no block" (a goal)
+  {"type":"penalty","player":"ann","card":"QH","at":20.1}
+      after a goalie forward: the second goalie discarded (a penalty kick,
+      an unblockable goal), or null for "no penalty" (the forward is discarded)
+and print "goal" (how: no block/penalty kick/failed block, reason, goals),
+"blocked" (cards, methods: goalie/number/sum/difference/suit, reason),
+"fizzled", "round-over" (goals, drawn, pile, last_round_next, overtime),
+"overtime" (reshuffled, drawn, pile) and "final" (scores, winner, rounds);
+--all adds "attack", "failed-block" (reason), "rejected" (reason, question:
+a play out of turn, a card out of play), "undone", "paused" and "asked".
+
 Cards are written QH, 10h, Q♥, Q♡ or "queen of hearts". Lines of the output
 types (round, final, judged, out, all-active, undone, paused, asked, note,
-gooped, ignored, counted, hand) are skipped on input.
+gooped, ignored, counted, hand, attack, blocked, goal, failed-block, fizzled,
+rejected, round-over, overtime) are skipped on input.
 
 Output with --json, one object per line:
   {"type":"round","round":N,"top":"3S","winner":"ann"|null,"pile":K, ...}

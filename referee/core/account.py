@@ -10,6 +10,7 @@ from typing import Any
 
 from referee.core.games import goop
 from referee.core.games import gops_events
+from referee.core.games import soccer_log
 
 from referee.core.games import stroop
 from referee.core.games import swoop_words
@@ -35,6 +36,9 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     """One line for a verdict; None for verdicts not worth a line."""
     if isinstance(verdict, swoop_words.VERDICTS):
         return swoop_words.describe(verdict)
+    soccer = soccer_log.describe(verdict)
+    if soccer is not None:
+        return soccer
     if isinstance(verdict, stroop.CallJudged):
         c = verdict.call
         head = f"round {verdict.round}: {c.player}"

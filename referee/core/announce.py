@@ -20,9 +20,10 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.core.games import goop, gops_events, stroop, swoop_words
+from referee.core.games import goop, gops_events, soccer_talk, stroop, swoop_words
 from referee.core.clock import ms
 from referee.core.numbers import spoken_number
+from referee.core.spoken import amount_words, spoken_name, spoken_names
 
 VERBOSITY = ("quiet", "normal", "verbose")
 
@@ -85,24 +86,8 @@ def sentence(name: str, **fields: str) -> str:
     return TEMPLATES[name].format(**fields)
 
 
-def spoken_name(player: str) -> str:
-    """``'ann'`` -> ``'Ann'``: names are spoken capitalised."""
-    return player[:1].upper() + player[1:]
-
-
-def spoken_names(players) -> str:
-    """``'Ann'``, ``'Ann and Bob'``, ``'Ann, Bob and Cai'``."""
-    p = [spoken_name(x) for x in players]
-    return p[0] if len(p) == 1 else ", ".join(p[:-1]) + " and " + p[-1]
-
-
 def _cards(n: int) -> str:
     return f"{spoken_number(n)} card" + ("" if n == 1 else "s")
-
-
-def amount_words(n: int, unit: str) -> str:
-    """``(2, "point")`` -> ``'two points'``; one in the singular."""
-    return f"{spoken_number(n)} {unit}" + ("" if n == 1 else "s")
 
 
 def scores_sentence(scores: Mapping[str, int], unit: str = "") -> str:
@@ -150,6 +135,9 @@ class Announcer:
         v = verdict
         if isinstance(v, swoop_words.VERDICTS):
             return swoop_words.sentence(v, self.verbosity)
+        soccer = soccer_talk.sentence(v)
+        if soccer is not None:
+            return soccer
         verbose = self.verbosity == "verbose"
         normal = self.verbosity != "quiet"
         if isinstance(v, stroop.RoundOver):

@@ -28,6 +28,7 @@ from typing import Any, Iterable
 
 from referee.core.games import goop
 from referee.core.games import gops, gops_record
+from referee.core.games import soccer_log
 
 from referee.core.games import stroop
 from referee.core.games import swoop_journal
@@ -40,12 +41,13 @@ OUTPUT_TYPES = frozenset({
     "gooped", "ignored", "counted", "hand",                                        # Goop
     "asked",                                                                       # both
     *swoop_journal.OUTPUT_TYPES,                                                   # Swoop
-}) | gops_record.OUTPUT_TYPES
+}) | gops_record.OUTPUT_TYPES | soccer_log.VERDICT_TYPES
 
 
 #: The decisions: what `referee replay --json` and `referee play --json` print
 #: (without --all), and what the live referee announces first.
-SUMMARY_TYPES = ("round", "final", "gooped", "hand", *swoop_journal.SUMMARY_TYPES) + gops_record.SUMMARY_TYPES
+SUMMARY_TYPES = (("round", "final", "gooped", "hand", *swoop_journal.SUMMARY_TYPES)
+                 + gops_record.SUMMARY_TYPES + soccer_log.SUMMARY_TYPES)
 
 
 class LogError(ValueError):
@@ -103,6 +105,9 @@ def encode(event: Any) -> dict:
     obj = swoop_journal.encode(event)
     if obj is not None:
         return obj
+    soccer = soccer_log.encode(event)
+    if soccer is not None:
+        return soccer
     raise TypeError(f"cannot encode {type(event).__name__}")
 
 
@@ -194,6 +199,12 @@ def decode(obj: dict, line: int, game: GameStart) -> Any | None:
         try:
             return gops_record.decode(obj, game.players)
         except gops_record.GopsLogError as e:
+            raise LogError(line, str(e)) from None
+    if kind in soccer_log.HAPPENING_TYPES:
+        player = _player(obj, line, game)
+        try:
+            return soccer_log.decode(obj, player)
+        except soccer_log.SoccerLogError as e:
             raise LogError(line, str(e)) from None
     if kind == "command":
         name = _field(obj, "command", line, "str")
@@ -315,6 +326,7 @@ VERDICT_ENCODERS = {
     Asked: lambda v: {"type": "asked", "command": v.command.name, "at": v.command.at,
                       "player": v.command.player},
     **swoop_journal.VERDICT_ENCODERS,
+    **soccer_log.VERDICT_ENCODERS,
 }
 
 

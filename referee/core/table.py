@@ -26,7 +26,7 @@ from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart
 from referee.core.games import make_game
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
-from referee.core.games import goop, stroop
+from referee.core.games import goop, soccer_talk, stroop
 from referee.core.games.goop_count import CountDialogue, Say
 from referee.core.games import swoop, swoop_talk
 from referee.core.games.swoop_words import standings
@@ -80,6 +80,8 @@ class TableOptions:
     """GOPS with the referee's own prize pile: the seed of its draws."""
     bid_question: float = 10.0
     """GOPS: seconds of quiet before the referee asks for a missing bid."""
+    reask: float = 10.0
+    """Soccer: ask again for the play awaited after this many quiet seconds (0: never)."""
 
 
 class Table:
@@ -136,6 +138,7 @@ class Table:
         """Goop's end-of-hand count, while it is on."""
         self._last_voice = self.options.offset
         self._reminded = False
+        self.prompter = soccer_talk.Prompter(self.options.reask) if start.game == "soccer" else None
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
         self.dealt: set[Card] = set()
@@ -205,6 +208,12 @@ class Table:
                 return f"not a bid, a prize or a command: {text.strip()!r} ({self.talk.hint()})"
             self._dialogue(said)
             return None
+        if self.start.game == "soccer":
+            try:
+                self._push(KEYBOARD, soccer_talk.read_typed(self.game, text, self.now))
+            except soccer_talk.PlayError as e:
+                return str(e)
+            return None
         card = Card.find(text)
         if card is None:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
@@ -241,6 +250,10 @@ class Table:
                     return None
                 return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
+        if self.start.game == "soccer" and kind in ("call", "play"):
+            self.prompter.heard(end)
+            mic = None if stream in (DEALER, TABLE) else stream
+            return soccer_talk.read(self.game, said, mic, end)
         if self.start.game == "goop" and kind == "shout" and stream != DEALER:
             return Shout(stream, said, start, end)
         if self.start.game == "swoop" and kind == "call":
@@ -298,6 +311,10 @@ class Table:
             if self.talk is not None and not self.over:
                 self._dialogue(self.talk.tick(self.game, now))
             self._remind_if_locked()
+            if self.prompter is not None and not self.over:
+                again = self.prompter.tick(self.game, now)
+                if again:
+                    self._say(again, at=now)
         if self.screen is not None:
             self.screen.update(self)
 
@@ -383,6 +400,8 @@ class Table:
             out.append(f"Round {game.round}: {game.pile} cards on the pile. {game.turn}'s turn.")
         if isinstance(game, gops.GopsGame) and game.phase != gops.OVER:
             out.append(gops_talk.standing(game))
+        if isinstance(game, soccer_talk.SoccerGame):
+            out += soccer_talk.standing(game)
         if self.dialogue is not None and self.dialogue.asking:
             out.append(question_sentence(*self.dialogue.asking))
         return out
@@ -425,6 +444,8 @@ class Table:
                 self._dialogue(self.talk.verdict(self.game, v, self.now))
             if obj["type"] == "final":
                 self.over = True
+            if self.prompter is not None:
+                self.prompter.heard(self.now)
         if verdicts and self.screen is not None:
             self.screen.update(self)
 

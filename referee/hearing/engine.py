@@ -303,6 +303,12 @@ class PocketSphinx(Backed):
         except ImportError as e:  # pragma: no cover - a broken install
             raise EngineError(f"PocketSphinx is not installed ({e})") from None
         self.grammar = grammar or Grammar.load().subset(DEFAULT_KINDS)
+        #: Soccer's plays: a card may go on ("nine of hearts and two of hearts").
+        self.plays = "play" in self.grammar.kinds
+        if self.plays:
+            # Nothing is decided before the segment ends (no race needs the speed), and
+            # a pause in a two-card block does not end it.
+            early, decide_at_pause, hang = None, False, max(hang, 0.45)
         base = Path(model) if model else Path(get_model_path()) / "en-us"
         hmm = base / "en-us" if (base / "en-us").is_dir() else base
         dic = base / "cmudict-en-us.dict"
@@ -462,7 +468,7 @@ class PocketSphinx(Backed):
         if m is not None:
             # GOPS's bids and prizes too: on its tuning voices, table talk taken for one 9 -> 4 of 32
             reject = self.reject_command if m.kind == "command" else \
-                self.reject if m.kind in ("call", "shout", "bid", "prize") else \
+                self.reject if m.kind in ("call", "shout", "bid", "prize", "play") else \
                 self.reject_partial if m.kind == "partial" else None
         if reject is not None:
             score = self._phone_loop(d, pcm)
@@ -1065,6 +1071,12 @@ class SegmentStream:
             if best != OTHER and q >= accept:
                 u = self._utterance(seg.samples, seg.first, (seg.speech_first - seg.first) / rate,
                                     best, q)
+                if u and getattr(eng, "plays", False):
+                    # the classifier knows single cards only: a play PocketSphinx reads
+                    # in the whole segment ("block with ...", "... and ...") wins
+                    read = self._decode(seg, pause, accept=1.01)
+                    if read and read[0].kind == "play":
+                        return read
                 if u:
                     return u
         bar = eng.pause_support if pause and probs is not None else None

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-KINDS = ("call", "shout", "command", "number", "partial", "bid", "prize")
+KINDS = ("call", "shout", "command", "number", "partial", "bid", "prize", "play")
 
 #: Where grammar files live: $REFEREE_GRAMMARS, else the repository's grammars/.
 GRAMMAR_DIR = Path(os.environ.get("REFEREE_GRAMMARS")
@@ -72,6 +72,12 @@ def normalise(text: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(t))
 
 
+def _list_of(name: str, lists: dict) -> dict | None:
+    """The list a slot names; ``{rank2}`` is a second slot of the list ``rank``
+    (two cards in one phrase), when no list of its own is named so."""
+    return lists.get(name, lists.get(name.rstrip("0123456789")))
+
+
 def _expand(template: str, lists: dict, where: str) -> list[tuple[tuple[str, ...], dict]]:
     """Every word sequence a template can produce, with the slot values used."""
     # Tokenise: '(a|b c)', '[x y]', '{slot}', or a word.
@@ -82,10 +88,10 @@ def _expand(template: str, lists: dict, where: str) -> list[tuple[tuple[str, ...
     for p in parts:
         if p.startswith("{"):
             name = p[1:-1]
-            if name not in lists:
+            if _list_of(name, lists) is None:
                 raise GrammarError(f"{where}: template {template!r} uses unknown list {name!r}")
             opts = []
-            for value, says in lists[name].items():
+            for value, says in _list_of(name, lists).items():
                 for s in says:
                     opts.append((normalise(s), {name: value}))
             choices.append(opts)
@@ -287,7 +293,7 @@ class Grammar:
             lines.append("<filler> = " + " | ".join(self.fillers) + ";")
             rivals.append("<filler>" + " [<filler>]" * (int(fillers) - 1))
         for name in sorted(used):
-            says = sorted({" ".join(normalise(x)) for v in self.lists[name].values() for x in v})
+            says = sorted({" ".join(normalise(x)) for v in _list_of(name, self.lists).values() for x in v})
             lines.append(f"<slot_{name}> = " + " | ".join(says) + ";")
         if rivals:
             lines.append(f"<chatter> = {' | '.join(rivals)};")

@@ -6,6 +6,7 @@ from referee.core.events import GameStart
 from referee.core.games.goop import GoopGame, GoopOptions
 from referee.core.games.gops import GopsGame, GopsOptions
 from referee.core.options import OptionError
+from referee.core.games.soccer import SoccerGame, SoccerOptions
 from referee.core.games.stroop import StroopGame, StroopOptions
 from referee.core.games.swoop import SwoopGame, SwoopOptions
 
@@ -14,7 +15,7 @@ class UnknownGame(ValueError):
     """A game name the referee does not serve."""
 
 
-GAMES = ("stroop", "goop", "swoop", "gops")
+GAMES = ("stroop", "goop", "swoop", "gops", "soccer")
 
 
 def make_game(start: GameStart):
@@ -34,4 +35,8 @@ def make_game(start: GameStart):
         if start.match_cards:
             raise OptionError("match_cards belong to Stroop, not GOPS")
         return GopsGame(start.players, GopsOptions.from_dict(start.options))
+    if start.game == "soccer":
+        if start.match_cards:
+            raise OptionError("match_cards belong to Stroop, not soccer")
+        return SoccerGame(start.players, SoccerOptions.from_dict(start.options))
     raise UnknownGame(f"unknown game {start.game!r} (known: {', '.join(GAMES)})")

@@ -20,7 +20,8 @@ import random
 import re
 
 from referee.core import announce
-from referee.core.announce import amount_words, scores_sentence, spoken_name, spoken_names
+from referee.core.announce import scores_sentence
+from referee.core.spoken import amount_words, spoken_name, spoken_names
 from referee.core.numbers import spoken_number
 from referee.core.cards import RANK_WORDS
 from referee.core.games import gops

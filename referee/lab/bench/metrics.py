@@ -18,10 +18,10 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 
-ACCEPT_KINDS = ("call", "shout", "command", "number", "partial")
+ACCEPT_KINDS = ("call", "shout", "command", "number", "partial", "play")
 """Utterance kinds that act on the game (``'unknown'`` does not; a partial call is a
 miscall in Stroop)."""
-FALSE_ACCEPT_KINDS = ("call", "shout")
+FALSE_ACCEPT_KINDS = ("call", "shout", "play")
 """Kinds that count as a false accept when heard in a negative."""
 
 

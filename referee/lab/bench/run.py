@@ -71,6 +71,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", metavar="DIR",
                    help="corpus directory (default: ~/.cache/referee/bench/corpus-v<N>-s<seed>)")
     p.add_argument("--seed", type=int, default=1, help="corpus seed (default: %(default)s)")
+    p.add_argument("--soccer", action="store_true",
+                   help="measure the soccer card game's plays instead (blocks, penalty kicks; "
+                   "its own corpus and its own section of the report)")
     p.add_argument("--block-ms", type=int, default=BLOCK_MS,
                    help="audio block size fed to the recogniser (default: %(default)s, "
                    "what a microphone delivers)")
@@ -114,6 +117,9 @@ def _run(args: argparse.Namespace) -> int:
         raise BenchError(f"--block-ms must be between 1 and 2000, not {args.block_ms}")
     if args.dev and args.split not in (None, "tuning"):
         raise BenchError(f"--dev {args.dev} has only tuning items, not {args.split}")
+    if getattr(args, "soccer", False):
+        from referee.lab.bench import soccer_plays
+        return soccer_plays.run(args, measure, _progress, _engine_desc)
     split = "tuning" if args.dev else args.split or ("held-out" if args.quick else "both")
     voices = corpus.voices_for(args.dev)
     cdir = Path(args.corpus) if args.corpus else corpus.default_dir(args.seed, args.dev)
