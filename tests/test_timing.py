@@ -7,7 +7,8 @@ import pytest
 from referee.audio.recording import RecordingSource
 from referee.audio.wav import write_wav
 from referee.core.events import Heard, Utterance
-from referee.hearing.timing import LeakModel, truth
+from referee.hearing.leaks import LeakModel
+from referee.hearing.timing import truth
 from referee.app.listener import Listener
 from speech import corpus, pink, recogniser
 

@@ -14,6 +14,11 @@ recogniser reported an overlapping utterance of its own, and otherwise passed on
 loudest channel's (that recogniser missed it). Two players calling at once each dominate
 their own mic, so both calls are kept.
 
+Leaks: with cross-talk filtering the recognisers get a span of audio once every channel
+has it, each channel with the others' leaks, as learnt from the audio so far, taken out
+(:class:`referee.hearing.leaks.LeakCanceller`): two players calling at once each hear
+their own call, not both.
+
 Timing: with cross-talk filtering, each call passed on is timed from every channel
 (:mod:`referee.hearing.timing`), once the filter has ``TIMING_CONFIRM`` seconds of audio
 after the end so found (``TIMING_TAIL`` after the recogniser's at the latest); that may
@@ -48,6 +53,7 @@ from referee.audio.resampler import StreamResampler
 from referee.audio.wav import to_int16
 from referee.core.events import Heard, Utterance
 from referee.hearing.crosstalk import CrossTalk
+from referee.hearing.leaks import LeakCanceller
 
 Event = Utterance | Heard
 
@@ -56,7 +62,8 @@ class Listener:
     """Turns ``source`` blocks into utterance and watermark events with ``recogniser``.
 
     ``crosstalk``: suppress copies of a call on other players' mics (only matters with
-    more than one channel); ``crosstalk_options`` go to
+    more than one channel); ``cancel``: with it, feed the recognisers each channel with the
+    learnt leaks of the others taken out; ``crosstalk_options`` go to
     :class:`~referee.hearing.crosstalk.CrossTalk`. ``hold``: seconds every channel must
     be decoded past a suspected copy before it is decided.
     """
@@ -74,7 +81,7 @@ class Listener:
     to the mark: a promise made is kept.)"""
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
-                 hold: float = 0.25, **crosstalk_options: Any) -> None:
+                 hold: float = 0.25, cancel: bool = True, **crosstalk_options: Any) -> None:
         self.source = source
         self.recogniser = recogniser
         self.channels: list[Channel] = list(source.channels)
@@ -90,6 +97,8 @@ class Listener:
         n = len(self.channels)
         self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels],
                              **crosstalk_options) if self.crosstalk else None
+        self._cancel = (LeakCanceller(self._ct.leaks) if self._ct is not None and cancel
+                        else None)
         if self._ct is not None and self._ct.timer is not None:
             self.earlier = self._ct.timer.max_earlier
             self.lead = self.TIMING_LEAD
@@ -147,17 +156,22 @@ class Listener:
             self._thread.join(timeout)
 
     # -- internals --------------------------------------------------------------
-    def _stream(self, block: Block) -> Any:
-        s = self._streams.get(block.channel)
-        if s is None:
-            ch = self.channels[block.channel]
-            s = self.recogniser.stream(start=block.start, channel=ch.index, player=ch.player,
-                                       source=ch.source)
-            self._streams[block.channel] = s
-            self._first[block.channel] = int(round(block.start * self.rate))
-            self._fed[block.channel] = 0
-            self._resamplers[block.channel] = (
+    def _resampler(self, block: Block) -> StreamResampler | None:
+        ch = block.channel
+        if ch not in self._resamplers:
+            self._resamplers[ch] = (
                 None if block.rate == self.rate else StreamResampler(block.rate, self.rate))
+            self._first[ch] = int(round(block.start * self.rate))
+            self._fed[ch] = 0
+        return self._resamplers[ch]
+
+    def _stream(self, ch: int, start: float) -> Any:
+        s = self._streams.get(ch)
+        if s is None:
+            c = self.channels[ch]
+            s = self.recogniser.stream(start=start, channel=c.index, player=c.player,
+                                       source=c.source)
+            self._streams[ch] = s
         return s
 
     def clock(self) -> float:
@@ -166,41 +180,47 @@ class Listener:
 
     def _block(self, block: Block) -> list[Event]:
         self.position = max(self.position, block.end)
-        stream = self._stream(block)
-        rs = self._resamplers[block.channel]
+        rs = self._resampler(block)
         samples = block.samples if rs is None else to_int16(rs.process(block.samples))
-        heard = self._feed(block.channel, stream, samples)
+        heard = self._feed(block.channel, samples)
         out = self._take(heard)
         out += self._decide(final=False)
         out += self._watermarks()
         return out
 
-    def _feed(self, ch: int, stream: Any, samples: np.ndarray) -> list[Utterance]:
+    def _feed(self, ch: int, samples: np.ndarray) -> list[Utterance]:
+        """Give a channel's next samples to its recogniser, or with cross-talk filtering
+        to the filter, whose span of every channel then goes to the recognisers with the
+        leaks taken out."""
         if not len(samples):
             return []
-        if self._ct is not None:
-            at = self._first[ch] + self._fed[ch]
-            if self._mix_start[ch] is None:
-                self._mix_start[ch] = at
-            self._mix[ch].append(samples)
-            self._mix_end[ch] = at + len(samples)
-            self._push_audio()
+        at = self._first[ch] + self._fed[ch]
         self._fed[ch] += len(samples)
-        return stream.feed(samples)
+        if self._ct is None:
+            return self._stream(ch, at / self.rate).feed(samples)
+        if self._mix_start[ch] is None:
+            self._mix_start[ch] = at
+        self._mix[ch].append(samples)
+        self._mix_end[ch] = at + len(samples)
+        return self._push_audio()
 
-    def _push_audio(self) -> None:
-        """Give the cross-talk filter the span every channel has audio for."""
+    def _push_audio(self, final: bool = False) -> list[Utterance]:
+        """Give the cross-talk filter the span every channel has audio for (with
+        ``final``, all there is, the shorter channels padded with silence), and the
+        recognisers that span with the leaks between the mics taken out."""
         if any(s is None for s in self._mix_start):
-            return
+            return []
         if self._ct_end is None:
             self._ct_end = min(self._mix_start)
             self._ct.first = self._ct_end
-        upto = min(self._mix_end)
+        upto = max(self._mix_end) if final else min(self._mix_end)
         if upto <= self._ct_end:
-            return
+            return []
         n = upto - self._ct_end
         m = np.zeros((n, len(self._mix)), np.int16)
         for c, pieces in enumerate(self._mix):
+            if not pieces:
+                continue
             x = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
             i0 = self._mix_start[c]  # index of x[0]
             lo = max(i0, self._ct_end)
@@ -208,21 +228,30 @@ class Listener:
                 # this channel's audio begins after the span (its device started later):
                 # silence here, and its samples wait for the next span
                 continue
-            m[lo - self._ct_end:, c] = x[lo - i0:upto - i0]
+            got = x[lo - i0:upto - i0]
+            m[lo - self._ct_end:lo - self._ct_end + len(got), c] = got
             rest = x[upto - i0:]
             self._mix[c] = [rest] if len(rest) else []
             self._mix_start[c] = upto
+        start = self._ct_end / self.rate
         self._ct.add_audio(m, self._ct_end)
         self._ct_end = upto
+        own = m if self._cancel is None else to_int16(self._cancel.process(m / 32768.0))
+        heard: list[Utterance] = []
+        for c in range(len(self.channels)):
+            heard += self._stream(c, start).feed(np.ascontiguousarray(own[:, c]))
+        return heard
 
     def _finish(self, end: float) -> list[Event]:
         heard: list[Utterance] = []
-        for ch, stream in self._streams.items():
-            rs = self._resamplers[ch]
+        for ch, rs in self._resamplers.items():
             if rs is not None:
                 tail = rs.flush()
                 if len(tail):
-                    heard += self._feed(ch, stream, to_int16(tail))
+                    heard += self._feed(ch, to_int16(tail))
+        if self._ct is not None:
+            heard += self._push_audio(final=True)
+        for stream in self._streams.values():
             heard += stream.close()
         out = self._take(heard)
         out += self._decide(final=True)

@@ -25,6 +25,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from referee.core.events import Utterance
+from referee.hearing.leaks import LeakModel
 from referee.hearing.timing import CallTimer
 
 
@@ -39,7 +40,10 @@ class CrossTalk:
         self.audio = np.zeros((0, channels), np.float32)
         self.first = 0  # sample index of self.audio[0]
         self.accepted: list[Utterance] = []
-        self.timer = CallTimer(rate, channels) if refine else None
+        self.leaks = LeakModel(rate, channels)
+        """The leaks between the mics, learnt from the audio added (timing and the
+        listener's canceller use them)."""
+        self.timer = CallTimer(rate, channels, leaks=self.leaks) if refine else None
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is
@@ -55,8 +59,7 @@ class CrossTalk:
             else:
                 b = b[-gap:]
         self.audio = np.concatenate([self.audio, b])
-        if self.timer is not None:
-            self.timer.observe(b)
+        self.leaks.observe(b)
         if len(self.audio) > self.keep:
             cut = len(self.audio) - self.keep
             self.audio = self.audio[cut:]

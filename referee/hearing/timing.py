@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from referee.hearing import checks
+from referee.hearing.leaks import LeakModel
 
 FRAME = 0.010
 """Seconds per envelope frame (the definition of a call's time)."""
@@ -63,113 +64,6 @@ END_OFFSET = {
     "broad": (0.199, 0.18, 0.149, 0.041, 0.014, 0.004, 0.001, 0.0, 0.0),
     "band": (0.028, 0.012, 0.004, 0.001, 0.0, 0.0, -0.001, -0.001, -0.002),
 }
-
-
-class LeakModel:
-    """Per ordered pair of channels (k into c), a short filter predicting what of mic k's
-    signal reaches mic c: learnt online (:meth:`observe`) by least squares over the
-    windows where k's talker talks alone: some mic's signal is a clear delayed copy of
-    k's (normalised correlation ``min_corr`` or more at a lag of 1 to ``max_delay``
-    seconds with k ahead) and k's is a copy of none."""
-
-    def __init__(self, rate: int, channels: int, max_delay: float = 0.006,
-                 window: float = 0.064, min_corr: float = 0.6, taps: int = 5) -> None:
-        self.rate, self.channels = rate, channels
-        self.lags = max(2, int(round(max_delay * rate)))
-        self.window = int(window * rate)
-        self.min_corr, self.taps = min_corr, taps
-        n = channels
-        self.cross = np.zeros((n, n, self.lags + 1))  # [k, c, lag]: sum x_c[t] x_k[t-lag]
-        self.auto = np.zeros((n, n, taps))  # [k, c, j]: sum x_k[t] x_k[t-j] over the same windows
-        self.windows = np.zeros((n, n), int)
-        self._tail = np.zeros((0, channels))  # audio not yet in a window (plus lags before)
-        self._size = 1 << int(np.ceil(np.log2(self.window + 2 * self.lags + 1)))
-
-    def observe(self, audio: np.ndarray) -> None:
-        """Learn from the next samples (frames, channels), float, consecutive."""
-        x = np.concatenate([self._tail, np.asarray(audio, np.float64)])
-        L, W = self.lags, self.window
-        i = L
-        while i + W + L <= len(x):
-            self._window(x[i - L:i + W + L])
-            i += W
-        self._tail = x[i - L:]
-
-    def _window(self, b: np.ndarray) -> None:
-        L, W = self.lags, self.window
-        a = b[L:L + W]
-        e = np.einsum("tc,tc->c", a, a)
-        live = e > 1e-7 * W
-        if live.sum() < 2:
-            return
-        fa = np.fft.rfft(a, self._size, axis=0)
-        fb = np.fft.rfft(b, self._size, axis=0)
-        cross, found = {}, set()  # found: (k, c) where c is a clear delayed copy of k
-        for k in np.flatnonzero(live):
-            for c in np.flatnonzero(live):
-                if k == c:
-                    continue
-                # full[m] = sum_t b_k[t + m] a_c[t], so r[j] is the sum at lag j - L
-                full = np.fft.irfft(fb[:, k] * np.conj(fa[:, c]), self._size)[:2 * L + 1]
-                r = cross[k, c] = full[::-1]
-                ncc = r / np.sqrt(e[k] * e[c])
-                j = int(np.argmax(np.abs(ncc)))
-                if j - L >= 1 and abs(ncc[j]) >= self.min_corr:
-                    found.add((k, c))
-        # The talker: copied by another mic and a copy of none. Only its windows count
-        # (while k talks, its leaks into c and d are copies of each other too), and in
-        # them every other mic's, clear copy or not: a weak leak under the noise looks
-        # clear only in windows where the noise happens to add to it, and would come out
-        # too loud.
-        led = {c for _, c in found}
-        talkers = {k for k, _ in found} - led
-        for k in talkers:
-            bk = b[:, k]
-            acf = [float(bk[L:L + W] @ bk[L - q:L + W - q]) for q in range(self.taps)]
-            for c in np.flatnonzero(live):
-                if c == k or c in talkers:
-                    continue
-                self.cross[k, c] += cross[k, c][L:]
-                self.auto[k, c] += acf
-                self.windows[k, c] += 1
-
-    def leak(self, k: int, c: int, min_windows: int = 4) -> tuple[int, np.ndarray] | None:
-        """(first lag in samples, filter taps) of k's leak into c, or None if not learnt."""
-        if self.windows[k, c] < min_windows:
-            return None
-        r = self.cross[k, c]
-        d = int(np.argmax(np.abs(r[1:]))) + 1
-        lo = max(0, min(d - self.taps // 2, len(r) - self.taps))
-        acf = self.auto[k, c]
-        toe = acf[np.abs(np.subtract.outer(np.arange(self.taps), np.arange(self.taps)))]
-        try:
-            h = np.linalg.solve(toe + 1e-9 * acf[0] * np.eye(self.taps), r[lo:lo + self.taps])
-        except np.linalg.LinAlgError:
-            return None
-        return lo, h
-
-    def gain_delay(self, k: int, c: int) -> tuple[float, float] | None:
-        """The leak of k into c as (gain in dB, delay in seconds), or None."""
-        got = self.leak(k, c)
-        if got is None:
-            return None
-        lo, h = got
-        j = int(np.argmax(np.abs(h)))
-        return 20 * np.log10(max(np.sqrt(np.sum(h ** 2)), 1e-12)), (lo + j) / self.rate
-
-    def own(self, audio: np.ndarray, c: int) -> np.ndarray:
-        """Channel ``c`` of ``audio`` (frames, channels) with every learnt leak into it
-        subtracted (the first ``lags`` samples lack their history)."""
-        x = np.asarray(audio, np.float64)
-        y = x[:, c].copy()
-        for k in range(self.channels):
-            got = None if k == c else self.leak(k, c)
-            if got is None:
-                continue
-            lo, h = got
-            pred = np.convolve(x[:, k], np.concatenate([np.zeros(lo), h]))[:len(y)]
-            y -= pred
-        return y
 
 
 def envelope_db(y: np.ndarray, rate: int) -> np.ndarray:
@@ -280,10 +174,10 @@ class CallTimer:
 
     def __init__(self, rate: int, channels: int, floor_margin: float = 3.0,
                  gap: float = 0.2, before: float = 0.2, after: float = 0.3,
-                 context: float = 1.5, correct: bool = True, max_earlier: float = 0.2
-                 ) -> None:
+                 context: float = 1.5, correct: bool = True, max_earlier: float = 0.2,
+                 leaks: LeakModel | None = None) -> None:
         self.rate, self.channels = rate, channels
-        self.leaks = LeakModel(rate, channels)
+        self.leaks = leaks if leaks is not None else LeakModel(rate, channels)
         self.floor_margin, self.gap = floor_margin, gap
         self.before, self.after, self.context = before, after, context
         self.correct = correct
