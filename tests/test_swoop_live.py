@@ -64,6 +64,18 @@ def test_a_swoop_round_on_one_shared_mic(mic, tmp_path):
                 seen = len(ref.announcements())
                 time.sleep(2.5)                          # the question is being spoken
             pulse.play(voice_wav(tmp_path, who, text, VOICE[who]), MIC)
+            if text in ("forty two", "thirty"):
+                # a report is read back and may be corrected within two seconds: a
+                # player who hears the wrong number says (here: types) it again at once
+                def read_back(r):
+                    return next((s for _, s in r.announcements()[seen:]
+                                 if s.startswith(f"{who}, ") and s.endswith(" points.")), None)
+
+                ref.wait_for(lambda r: read_back(r) is not None, LAG, f"{who}'s read-back")
+                back = read_back(ref)
+                if back != f"{who}, {keys} points.":
+                    typed.append(f"{who}: {text} (read back as {back!r})")
+                    ref.type(keys)
             try:
                 ref.wait_for(lambda r: any(s == answer for _, s in r.announcements()[seen:]),
                              LAG, repr(answer))
