@@ -16,7 +16,7 @@ their own mic, so both calls are kept.
 
 Leaks: with cross-talk filtering the recognisers get a span of audio once every channel
 has it, each channel with the others' leaks, as learnt from the audio so far, taken out
-(:class:`referee.hearing.leaks.LeakCanceller`): two players calling at once each hear
+(the cross-talk filter's :class:`referee.hearing.leaks.LeakCanceller`): two players calling at once each hear
 their own call, not both.
 
 Timing: with cross-talk filtering, each call passed on is timed from every channel
@@ -53,7 +53,6 @@ from referee.audio.resampler import StreamResampler
 from referee.audio.wav import to_int16
 from referee.core.events import Heard, Utterance
 from referee.hearing.crosstalk import CrossTalk
-from referee.hearing.leaks import LeakCanceller
 
 Event = Utterance | Heard
 
@@ -95,10 +94,8 @@ class Listener:
         self._streams: dict[int, Any] = {}
         self._resamplers: dict[int, StreamResampler | None] = {}
         n = len(self.channels)
-        self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels],
+        self._ct = CrossTalk(self.rate, n, [c.player for c in self.channels], cancel=cancel,
                              **crosstalk_options) if self.crosstalk else None
-        self._cancel = (LeakCanceller(self._ct.leaks) if self._ct is not None and cancel
-                        else None)
         if self._ct is not None and self._ct.timer is not None:
             self.earlier = self._ct.timer.max_earlier
             self.lead = self.TIMING_LEAD
@@ -234,9 +231,9 @@ class Listener:
             self._mix[c] = [rest] if len(rest) else []
             self._mix_start[c] = upto
         start = self._ct_end / self.rate
-        self._ct.add_audio(m, self._ct_end)
+        clean = self._ct.add_audio(m, self._ct_end)
         self._ct_end = upto
-        own = m if self._cancel is None else to_int16(self._cancel.process(m / 32768.0))
+        own = m if clean is None else to_int16(clean)
         heard: list[Utterance] = []
         for c in range(len(self.channels)):
             heard += self._stream(c, start).feed(np.ascontiguousarray(own[:, c]))

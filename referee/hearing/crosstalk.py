@@ -12,9 +12,12 @@ phrase overlapping it. The same :class:`CrossTalk` serves whole files
 (:func:`attribute`) and live audio (``add_audio`` blocks, then ``filter``
 utterances as they come).
 
-With ``refine`` (the default), each utterance passed on gets its start and end from
-:class:`referee.hearing.timing.CallTimer`, which learns the leaks between the mics from the
-same audio and times the call on its own channel with them taken out.
+The filter learns the leaks between the mics from the audio added
+(:class:`referee.hearing.leaks.LeakModel`) and, with ``cancel`` (the default), takes them
+out of every channel as it comes (:class:`referee.hearing.leaks.LeakCanceller`): the
+listener feeds the recognisers that audio. With ``refine`` (the default), each utterance
+passed on gets its start and end from :class:`referee.hearing.timing.CallTimer`, which
+times the call on its own channel with the leaks taken out.
 """
 
 from __future__ import annotations
@@ -25,14 +28,15 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from referee.core.events import Utterance
-from referee.hearing.leaks import LeakModel
+from referee.hearing.leaks import LeakCanceller, LeakModel
 from referee.hearing.timing import CallTimer
 
 
 class CrossTalk:
     def __init__(self, rate: int, channels: int, players: Sequence[str | None] | None = None,
                  keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 9.0,
-                 min_correlation: float = 0.5, refine: bool = True) -> None:
+                 min_correlation: float = 0.5, refine: bool = True, cancel: bool = True
+                 ) -> None:
         self.rate, self.channels = rate, channels
         self.players = list(players) if players else [None] * channels
         self.keep = int(keep * rate)
@@ -43,11 +47,14 @@ class CrossTalk:
         self.leaks = LeakModel(rate, channels)
         """The leaks between the mics, learnt from the audio added (timing and the
         listener's canceller use them)."""
+        self.cancel = LeakCanceller(self.leaks) if cancel else None
         self.timer = CallTimer(rate, channels, leaks=self.leaks) if refine else None
 
-    def add_audio(self, block: np.ndarray, first: int | None = None) -> None:
+    def add_audio(self, block: np.ndarray, first: int | None = None) -> np.ndarray | None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is
-        its first sample's index on the shared clock (default: straight after)."""
+        its first sample's index on the shared clock (default: straight after). Returns
+        the block (float) with the leaks between the mics taken out, or None without
+        ``cancel``."""
         b = np.asarray(block)
         b = b.astype(np.float32) / 32768.0 if b.dtype == np.int16 else b.astype(np.float32)
         if b.ndim == 1:
@@ -60,10 +67,12 @@ class CrossTalk:
                 b = b[-gap:]
         self.audio = np.concatenate([self.audio, b])
         self.leaks.observe(b)
+        own = None if self.cancel is None else self.cancel.process(b).astype(np.float32)
         if len(self.audio) > self.keep:
             cut = len(self.audio) - self.keep
             self.audio = self.audio[cut:]
             self.first += cut
+        return own
 
     def loudest(self, u: Utterance) -> int:
         """The channel ``u`` most likely came from."""
