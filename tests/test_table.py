@@ -336,3 +336,48 @@ def test_the_stock_holds_each_of_52_cards_once():
         assert "Q♥ was already dealt" in str(e)
     else:
         raise AssertionError("a stock with a card twice was accepted")
+
+
+def test_pause_stops_the_virtual_deck_and_resume_restarts_its_timer(tmp_path):
+    from referee.app.screen import Screen
+    shown = io.StringIO()
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S"), Card.parse("6D")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, screen=Screen(shown, live=False),
+        options=TableOptions(deal_pause=1.0, round_timeout=5.0))
+    heard_all(table, 0.0)                                        # QH dealt at 0.0
+    table.hear(utter("ann", "pause", 0.5, 0.8, kind="command"))
+    for t in range(1, 40):                                       # long past the round timeout
+        heard_all(table, float(t))
+    assert table.paused and len(deck) == 2
+    assert "paused — say 'referee resume'" in shown.getvalue().split("╭")[-1]
+    table.hear(utter("bob", "king of spades", 40.0, 40.5))       # no verdict while paused
+    table.hear(utter("bob", "resume", 41.0, 41.4, kind="command"))
+    heard_all(table, 46.3)                                       # the timeout starts afresh at 41.4
+    assert len(deck) == 2
+    heard_all(table, 46.5)
+    assert len(deck) == 1
+    assert "paused" not in shown.getvalue().split("╭")[-1]
+    speaker.close()
+    deals = [o for o in read_journal(journal.path).objects if o["type"] == "deal"]
+    assert [(d["card"], d["at"]) for d in deals] == [("QH", 0.0), ("3S", 46.5)]
+    judged = [o for o in read_journal(journal.path).objects if o["type"] == "judged"]
+    assert [o["outcome"] for o in judged] == ["paused"]
+    assert not [o for o in read_journal(journal.path).objects if o["type"] == "round"][:-1]
+
+
+def test_a_deal_due_when_paused_waits_the_deal_pause_after_resume(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, options=TableOptions(deal_pause=2.0, round_timeout=5.0))
+    heard_all(table, 0.0)
+    table.hear(utter("bob", "king of spades", 1.0, 1.5))         # won: 3S due at 3.5
+    table.hear(utter("ann", "pause", 2.0, 2.4, kind="command"))
+    heard_all(table, 20.0)
+    assert len(deck) == 1
+    table.type("resume")
+    heard_all(table, 21.9)
+    assert len(deck) == 1
+    heard_all(table, 22.0)
+    assert len(deck) == 0
+    speaker.close()

@@ -110,6 +110,8 @@ class Screen:
             asking = table.dialogue.asking if table.dialogue else None
             if asking:
                 head.append(f"  asking {asking[0]}: {asking[1]}")
+        if getattr(table, "paused", False) and not table.over:
+            head.append("\npaused — say 'referee resume'", style="bold yellow")
         said = Text(f"referee: {table.last_said}" if table.last_said else "", style="italic")
         state = "  [game over]" if table.over else ""
         return Panel(Group(head, rows, said), title=f"referee{state}", title_align="left")

@@ -14,12 +14,12 @@ It never reads a clock: "now" is the furthest the microphones have heard.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from referee.core.announce import Announcer, deal_sentence, question_sentence, scores_sentence, sentence, top_card_sentence
-from referee.core.cards import Card, DealtTwice, full_deck
+from referee.core.cards import Card, DealtTwice
+from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.clock import seconds
 from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
                                  UtteranceKind, command_name)
@@ -31,33 +31,17 @@ from referee.core.games.goop_count import CountDialogue, Say
 from referee.core.games import swoop, swoop_talk
 from referee.core.games.swoop_words import standings
 from referee.core.games import gops, gops_talk
+from referee.core.games.gops_events import GopsPaused
+from referee.core.games.soccer_events import SoccerPaused
+from referee.core.games.swoop_events import Paused as SwoopPaused
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
 DEALER = "dealer"
 #: One microphone for the whole table (Swoop: whose turn it is tells who spoke).
 TABLE = "table"
-
-
-class VirtualDeck:
-    """The referee's own shuffled deck, for games without a dealer."""
-
-    def __init__(self, seed: int | None = None, cards: list[Card] | None = None) -> None:
-        """The 52 cards shuffled by ``seed``, or ``cards`` in order (each once)."""
-        self.cards = list(cards) if cards is not None else full_deck()
-        if cards is None:
-            random.Random(seed).shuffle(self.cards)
-        seen: set[Card] = set()
-        for c in self.cards:
-            if c in seen:
-                raise DealtTwice(c, "this stock")
-            seen.add(c)
-
-    def __len__(self) -> int:
-        return len(self.cards)
-
-    def draw(self) -> Card | None:
-        return self.cards.pop(0) if self.cards else None
+#: The verdicts of "pause" and "resume", in every game that has them.
+PAUSED = (stroop.Paused, SwoopPaused, GopsPaused, SoccerPaused)
 
 
 @dataclass
@@ -131,8 +115,8 @@ class Table:
         self.last_heard: dict[str, str] = {}
         self.verdicts: list = []
         self.over = False
-        self._next_deal: float | None = None
-        self._round_open_since: float | None = None
+        self.timer = DealTimer(self.options.deal_pause, self.options.round_timeout)
+        """When the virtual deck deals next."""
         self._mic_heard = {c: float("-inf") for c in self.channels}
         self.dialogue: CountDialogue | None = None
         """Goop's end-of-hand count, while it is on."""
@@ -152,7 +136,7 @@ class Table:
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
-            self._next_deal = self.now
+            self.timer.start(self.now)
 
     # --- Input --------------------------------------------------------------
     def hear(self, event: Utterance | Heard) -> None:
@@ -304,36 +288,53 @@ class Table:
             self.now = now
             # Nothing typed or dealt by the referee can be earlier than now.
             self._emit(self.judge.heard(KEYBOARD, now))
+            if self.deck is not None:
+                # What happened before now is judged first: a pause, or a win, stops this deal.
+                self._emit(self.judge.heard(DECK, now - 1e-6))
             self._deal_if_due()
             self._emit(self.judge.heard(DECK, now))
-            if self.dialogue is not None:
-                self._dialogue(self.dialogue.tick(now))
-            if self.talk is not None and not self.over:
-                self._dialogue(self.talk.tick(self.game, now))
-            self._remind_if_locked()
-            if self.prompter is not None and not self.over:
-                again = self.prompter.tick(self.game, now)
-                if again:
-                    self._say(again, at=now)
+            if not self.paused:       # paused: no timers
+                self._tick(now)
         if self.screen is not None:
             self.screen.update(self)
 
+    def _tick(self, now: float) -> None:
+        """The timers: the count's questions, GOPS's prompts, reminders."""
+        if self.dialogue is not None:
+            self._dialogue(self.dialogue.tick(now))
+        if self.talk is not None and not self.over:
+            self._dialogue(self.talk.tick(self.game, now))
+        self._remind_if_locked()
+        if self.prompter is not None and not self.over:
+            again = self.prompter.tick(self.game, now)
+            if again:
+                self._say(again, at=now)
+
+    @property
+    def paused(self) -> bool:
+        """The game is paused: no dealing, no timers, no verdicts until it resumes."""
+        game = self.game
+        return bool(getattr(game, "paused", False) or getattr(getattr(game, "s", None), "paused", False))
+
     def _deal_if_due(self) -> None:
-        if self.deck is None or self.over:
+        if self.deck is None or self.over or not self.timer.due(self.now, self.paused):
             return
-        if self._next_deal is None and self._round_open_since is not None and \
-                self.now - self._round_open_since >= self.options.round_timeout:
-            self._next_deal = self.now
-        if self._next_deal is None or self.now < self._next_deal:
-            return
-        card = self.deck.draw()
-        self._next_deal = None
+        card = self.deck.draw(skip=self.dealt)
+        self.timer.dealt(self.now)
         if card is None:
             self.finish()
             return
         self._say(deal_sentence(card), at=self.now, urgent=True)
-        self._round_open_since = self.now
         self._push(DECK, Deal(card, self.now))
+
+    def _resumed(self, at: float) -> None:
+        """The game goes on after a pause at ``at``: every timer starts afresh."""
+        self.timer.resumed(at)
+        self._last_voice = at
+        if self.dialogue is not None and hasattr(self.dialogue, "asked_at"):
+            self.dialogue.asked_at = at
+        if self.prompter is not None:
+            self.prompter.heard(at)
 
     def _dialogue(self, outputs: list) -> None:
         for o in outputs:
@@ -377,10 +378,11 @@ class Table:
         self.talk = self._gops_talk()
         self.last_heard = {}
         self.dealt = set()
-        self._round_open_since = None
         self.deck = deck
         self._say(sentence("new-game"), at=self.now, urgent=True)
-        self._next_deal = self.now + self.options.deal_pause if deck is not None else None
+        self.timer.ended()
+        if deck is not None:
+            self.timer.start(self.now + self.options.deal_pause)
 
     def _gops_talk(self) -> gops_talk.GopsTalk | None:
         if not isinstance(self.game, gops.GopsGame):
@@ -423,13 +425,12 @@ class Table:
             text = self.announcer.say(v)
             if text:
                 self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
-            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw"):
-                self._round_open_since = None
-                if self.deck is not None:
-                    self._next_deal = self.now + self.options.deal_pause
+            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw") and self.deck is not None:
+                self.timer.decided(self.now)
             if isinstance(v, stroop.Undone) and v.reopened:
-                self._next_deal = None
-                self._round_open_since = self.now
+                self.timer.reopened(self.now)
+            if isinstance(v, PAUSED) and not v.paused:
+                self._resumed(v.at)
             if isinstance(v, goop.Gooped):
                 self.dialogue = CountDialogue(self.start.players, self.now, self.options.confirm)
                 self._dialogue(self.dialogue.opening)
