@@ -381,3 +381,32 @@ def test_a_deal_due_when_paused_waits_the_deal_pause_after_resume(tmp_path):
     heard_all(table, 22.0)
     assert len(deck) == 0
     speaker.close()
+
+
+def test_a_typed_card_is_taken_out_of_the_virtual_deck(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("QS"), Card.parse("3S")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, options=TableOptions(deal_pause=1.0, round_timeout=5.0))
+    heard_all(table, 0.0)                                        # the deck deals QH
+    assert table.type("QS") is None                              # the dealer types the next card
+    assert [str(c) for c in deck.cards] == ["3S"]
+    for t in range(1, 30):                                       # the deck deals on: 3S, then ends
+        heard_all(table, float(t))
+    assert "the Q♥ was already dealt" in table.type("QH")        # refused, and said why
+    table.finish()
+    speaker.close()
+    assert "The queen of hearts was already dealt." in [s.text for s in speaker.history()]
+    deals = [o for o in read_journal(journal.path).objects if o["type"] == "deal"]
+    assert [d["card"] for d in deals] == ["QH", "QS", "3S"]
+    assert read_journal(journal.path).finished
+
+
+def test_a_deal_of_a_card_already_dealt_never_reaches_the_game(tmp_path):
+    from referee.core.events import Deal
+    table, speaker, journal, out, text = make(tmp_path, deck=VirtualDeck(cards=[Card.parse("QH")]))
+    heard_all(table, 0.0)
+    table._push("keyboard", Deal(Card.parse("QH"), 0.5))         # e.g. a deck that still held it
+    heard_all(table, 1.0)
+    speaker.close()
+    notes = [o["text"] for o in read_journal(journal.path).objects if o["type"] == "note"]
+    assert len(notes) == 1 and notes[0].startswith("not dealt: the Q♥ was already dealt")

@@ -204,7 +204,10 @@ class Table:
         if self.start.game != "stroop":
             return "cards are dealt only in Stroop"
         if card in self.dealt:
+            self._say(sentence("already-dealt", top_card=card.spoken), at=self.now, urgent=True)
             return str(DealtTwice(card))
+        if self.deck is not None:
+            self.deck.take(card)       # dealt by hand: the deck never deals it again
         self._push(KEYBOARD, Deal(card, self.now))
         return None
 
@@ -265,6 +268,9 @@ class Table:
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
+        if isinstance(happening, Deal) and happening.card in self.dealt:
+            self._note(f"not dealt: {DealtTwice(happening.card)}")     # one deck: never fed twice
+            return
         try:
             verdicts = self.judge.push(stream, happening)
         except LateReport as e:
