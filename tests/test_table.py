@@ -410,3 +410,45 @@ def test_a_deal_of_a_card_already_dealt_never_reaches_the_game(tmp_path):
     speaker.close()
     notes = [o["text"] for o in read_journal(journal.path).objects if o["type"] == "note"]
     assert len(notes) == 1 and notes[0].startswith("not dealt: the Q♥ was already dealt")
+
+
+def _resumed(tmp_path, settle, history_from):
+    """A virtual-deck game journaled up to a crash, resumed one second after its last event."""
+    from referee.core.journal import parse_lines
+    first, speaker, journal, out, text = make(tmp_path, deck=VirtualDeck(cards=[Card.parse("QH")]))
+    history_from(first)
+    speaker.close()
+    journal.close()
+    log = parse_lines(journal.path.read_text().splitlines())
+    last = max(e.end if hasattr(e, "end") else e.at for e in log.events)
+    deck = VirtualDeck(cards=[Card.parse("3S"), Card.parse("6D")])
+    return Table(log.game, ["dealer", "ann", "bob"], history=list(log.events), deck=deck,
+                 options=TableOptions(offset=last + 1.0, settle=settle, deal_pause=1.0,
+                                      round_timeout=5.0), write_start=False), deck
+
+
+def test_a_resumed_game_waits_the_settle_time_before_it_deals(tmp_path):
+    def won(t):
+        heard_all(t, 0.0)                                          # QH at 0.0
+        t.hear(utter("bob", "king of spades", 1.0, 1.5))           # won: crash before the next deal
+        heard_all(t, 1.6)
+    table, deck = _resumed(tmp_path, 4.0, won)                     # the clock goes on at 2.5
+    heard_all(table, 0.0)                                          # (the mics' times start again at 0)
+    heard_all(table, 3.9)
+    assert len(deck) == 2                                          # not dealt during the settle time
+    heard_all(table, 4.0)
+    assert len(deck) == 1 and table.game.top == Card.parse("3S")
+    assert table.game.dealt[Card.parse("3S")] == 2 and table.now == 6.5
+
+
+def test_a_round_open_at_the_crash_stays_open_after_resume(tmp_path):
+    def open_(t):
+        heard_all(t, 0.0)                                          # QH at 0.0, no call yet
+        heard_all(t, 0.5)
+    table, deck = _resumed(tmp_path, 3.0, open_)                   # the clock goes on at 1.0
+    heard_all(table, 0.0)
+    heard_all(table, 6.0)                                          # settle 3 s, then the 5 s timeout
+    assert len(deck) == 2 and table.game.top == Card.parse("QH")
+    table.hear(utter("ann", "king of spades", 6.5, 7.0))           # the resumed round is won
+    heard_all(table, 7.5)
+    assert table.game.scores == {"ann": 1, "bob": 0}

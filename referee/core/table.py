@@ -66,6 +66,8 @@ class TableOptions:
     """GOPS: seconds of quiet before the referee asks for a missing bid."""
     reask: float = 10.0
     """Soccer: ask again for the play awaited after this many quiet seconds (0: never)."""
+    settle: float = 0.0
+    """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
 
 
 class Table:
@@ -136,7 +138,11 @@ class Table:
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
-            self.timer.start(self.now)
+            settle = self.options.settle if history else 0.0
+            if history and isinstance(self.game, stroop.StroopGame) and self.game.phase == stroop.OPEN:
+                self.timer.dealt(self.now + settle)     # the open round goes on after the settle time
+            else:
+                self.timer.start(self.now + settle)
 
     # --- Input --------------------------------------------------------------
     def hear(self, event: Utterance | Heard) -> None:
