@@ -125,7 +125,22 @@ def test_commands_by_voice_and_quiet_verbosity(tmp_path):
     heard_all(table, 3.0)
     speaker.close()
     said = [s.text for s in speaker.history()]
-    assert said == ["Ann is out this round.", "Ann is out this round."]
+    # "repeat" says where the game stands: the top card, then the score
+    assert said == ["Ann is out this round.", "The top card is the jack of clubs. Ann has zero, Bob has zero."]
+
+
+def test_repeat_says_the_top_card_and_the_score_or_that_the_dealer_is_awaited(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    table.type("repeat")                                           # no card yet, no virtual deck
+    heard_all(table, 0.5)
+    table.hear(utter(None, "four of diamonds", 1.0, 1.5))
+    table.hear(utter("ann", "two of clubs", 2.0, 2.5))
+    heard_all(table, 3.0)
+    table.type("repeat")
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[0] == "Waiting for the dealer: name the card, or type it. Ann has zero, Bob has zero."
+    assert said[-1] == "The top card is the four of diamonds. Ann has one, Bob has zero."
 
 
 def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):

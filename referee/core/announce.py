@@ -50,6 +50,8 @@ TEMPLATES = {
     "dealt-again": "That card was already dealt. Say the card again.",
     "already-dealt": "The {top_card} was already dealt.",
     "top-card": "Round {round} is on: the top card is the {top_card}.",
+    "state-top-card": "The top card is the {top_card}.",
+    "waiting-for-dealer": "Waiting for the dealer: name the card, or type it.",
     # Both games
     "scores": "{standings}.",
     "new-game": "A new game starts.",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from referee.core.announce import Announcer, deal_sentence, question_sentence, scores_sentence, sentence, top_card_sentence
+from referee.core.announce import Announcer, deal_sentence, sentence
 from referee.core.cards import Card, DealtTwice
 from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.clock import seconds
@@ -29,9 +29,9 @@ from referee.core.judge import Judge, LateReport
 from referee.core.games import goop, soccer_talk, stroop
 from referee.core.games.goop_count import CountDialogue, Say
 from referee.core.games import swoop, swoop_talk
-from referee.core.games.swoop_words import standings
 from referee.core.games import gops, gops_talk
 from referee.core.games.gops_events import GopsPaused
+from referee.core.standing import score_sentence, scores, standing, state
 from referee.core.games.soccer_events import SoccerPaused
 from referee.core.games.swoop_events import Paused as SwoopPaused
 
@@ -363,12 +363,10 @@ class Table:
             self._say(sentence("lock-reminder"), at=self.now)
 
     def _shell_command(self, name: str) -> None:
-        if name == "score" and self.start.game == "swoop":
-            self._say(f"Score: {standings(self._scores())}.", at=self.now)
-        elif name == "score":
-            self._say(scores_sentence(self._scores()), at=self.now)
-        elif name == "repeat" and self.last_said:
-            self._say(self.last_said, at=self.now, remember=False)
+        if name == "score":
+            self._say(score_sentence(self.game), at=self.now)
+        elif name == "repeat":      # where the game stands, not only the last sentence
+            self._say(" ".join(state(self.game, self.dialogue, dealer=self.deck is None)), at=self.now)
         elif name == "new-game":
             self._note("new game asked for: this game ends here")
             self.finish()
@@ -405,23 +403,10 @@ class Table:
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
-        game = self.game
-        out = [f"Score: {standings(self._scores())}." if isinstance(game, swoop.SwoopGame)
-               else scores_sentence(self._scores())]
-        if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
-            out.append(top_card_sentence(game.round, game.top))
-        if isinstance(game, swoop.SwoopGame) and game.phase == "playing":
-            out.append(f"Round {game.round}: {game.pile} cards on the pile. {game.turn}'s turn.")
-        if isinstance(game, gops.GopsGame) and game.phase != gops.OVER:
-            out.append(gops_talk.standing(game))
-        if isinstance(game, soccer_talk.SoccerGame):
-            out += soccer_talk.standing(game)
-        if self.dialogue is not None and self.dialogue.asking:
-            out.append(question_sentence(*self.dialogue.asking))
-        return out
+        return standing(self.game, self.dialogue)
 
     def _scores(self) -> dict:
-        return dict(getattr(self.game, "scores", None) or getattr(self.game, "totals", {}))
+        return scores(self.game)
 
     # --- Verdicts out ---------------------------------------------------------------
     def _emit(self, verdicts: list) -> None:
@@ -462,9 +447,8 @@ class Table:
         if verdicts and self.screen is not None:
             self.screen.update(self)
 
-    def _say(self, text: str, at: float, urgent: bool = False, remember: bool = True) -> None:
-        if remember:
-            self.last_said = text
+    def _say(self, text: str, at: float, urgent: bool = False) -> None:
+        self.last_said = text
         if self.speaker is not None:
             self.speaker.say(text, urgent=urgent, at=at)
 
