@@ -467,3 +467,21 @@ def test_a_round_open_at_the_crash_stays_open_after_resume(tmp_path):
     table.hear(utter("ann", "king of spades", 6.5, 7.0))           # the resumed round is won
     heard_all(table, 7.5)
     assert table.game.scores == {"ann": 1, "bob": 0}
+
+
+def test_a_call_before_the_first_deal_is_told_why_it_does_not_count(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    table.hear(utter("ann", "two of clubs", 1.0, 1.5))
+    table.hear(utter("bob", "king of spades", 1.2, 1.8))           # the same burst: told once
+    heard_all(table, 2.0)
+    table.hear(utter("bob", "king of spades", 6.0, 6.5))           # later: told again
+    heard_all(table, 7.0)
+    table.hear(utter(None, "four of diamonds", 8.0, 8.5))
+    table.hear(utter("ann", "two of spades", 9.0, 9.5))            # after the deal: a real call
+    heard_all(table, 10.0)
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[:2] == ["Waiting for the dealer: name the card, or type it."] * 2
+    assert said[2:] == ["Ann wins one card. Ann has one, Bob has zero."]
+    judged = [o["outcome"] for o in read_journal(journal.path).objects if o["type"] == "judged"]
+    assert judged == ["no-round", "no-round", "no-round", "qualifies"]

@@ -40,6 +40,8 @@ DECK, KEYBOARD = "deck", "keyboard"
 DEALER = "dealer"
 #: One microphone for the whole table (Swoop: whose turn it is tells who spoke).
 TABLE = "table"
+#: Seconds: a call before the first deal is told "waiting for the dealer" at most this often.
+WAITING_AGAIN = 3.0
 #: The verdicts of "pause" and "resume", in every game that has them.
 PAUSED = (stroop.Paused, SwoopPaused, GopsPaused, SoccerPaused)
 
@@ -123,6 +125,7 @@ class Table:
         self.dialogue: CountDialogue | None = None
         """Goop's end-of-hand count, while it is on."""
         self._last_voice = self.options.offset
+        self._told_waiting = float("-inf")
         self._reminded = False
         self.prompter = soccer_talk.Prompter(self.options.reask) if start.game == "soccer" else None
         self.dropped: list[Utterance] = []
@@ -426,6 +429,10 @@ class Table:
                 self.timer.decided(self.now)
             if isinstance(v, stroop.Undone) and v.reopened:
                 self.timer.reopened(self.now)
+            if isinstance(v, stroop.CallJudged) and v.reason == stroop.NOT_DEALT and self.deck is None \
+                    and v.call.end - self._told_waiting >= WAITING_AGAIN:
+                self._told_waiting = v.call.end     # why the call does not count (once for a burst)
+                self._say(sentence("waiting-for-dealer"), at=self.now)
             if isinstance(v, PAUSED) and not v.paused:
                 self._resumed(v.at)
             if isinstance(v, goop.Gooped):

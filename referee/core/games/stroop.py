@@ -239,6 +239,10 @@ TRANSITIONS = {
 }
 
 
+#: The reason of a call made before the first deal.
+NOT_DEALT = "no card has been dealt yet"
+
+
 class StroopError(ValueError):
     """An event the game cannot take (an unknown player, a deal out of order)."""
 
@@ -426,7 +430,7 @@ class StroopGame:
         if call.player not in self.scores:
             raise StroopError(f"unknown player {call.player!r}")
         if self.phase == WAITING:
-            return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
+            return [CallJudged(0, call, "no-round", NOT_DEALT)]
         if self.phase == SETTLED:
             late_by, late_to = None, None
             if (self.won_by is not None and call.player not in self.inactive
