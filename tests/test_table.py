@@ -176,7 +176,7 @@ def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
     said = [s.text for s in speaker.history()]
     assert said[0] == "Cai gooped! Cai began one hundred milliseconds sooner."
     assert said[1] == "Count! Ann, how many of your cards are in the centre?"
-    assert "Four." in said and "Bob, how many cards are left in your Goop pile?" in said
+    assert "Bob: four left." in said and "Bob, how many cards are left in your Goop pile?" in said
     objs = [json.loads(line) for line in out.getvalue().splitlines()]
     hand = next(o for o in objs if o["type"] == "hand")
     assert hand["points"] == {"ann": 7, "bob": 3 - 8, "cai": 12}
@@ -485,3 +485,36 @@ def test_a_call_before_the_first_deal_is_told_why_it_does_not_count(tmp_path):
     assert said[2:] == ["Ann wins one card. Ann has one, Bob has zero."]
     judged = [o["outcome"] for o in read_journal(journal.path).objects if o["type"] == "judged"]
     assert judged == ["no-round", "no-round", "no-round", "qualifies"]
+
+
+def test_the_goop_count_takes_typed_numbers_and_keeps_its_question_on_screen(tmp_path):
+    from referee.app.screen import Screen
+    shown = io.StringIO()
+    speaker = Speaker(None, text=io.StringIO())
+    journal = JournalFile.new("goop", folder=tmp_path)
+    players = ("ann", "bob")
+    table = Table(GameStart("goop", players), list(players), speaker=speaker, journal=journal,
+                  screen=Screen(shown, live=False), options=TableOptions(confirm=1.0))
+
+    def all_heard(t):
+        for p in players:
+            table.hear(Heard(p, t))
+
+    table.hear(utter("bob", "goop", 1.0, 1.4, kind="shout"))
+    all_heard(1.5)
+    assert table.type("7") is None                               # typed: ann's cards in the centre
+    all_heard(2.0)
+    all_heard(3.0)                                               # confirmed: the next question
+    assert table.type("no, 9") is None                           # a late correction, typed
+    all_heard(4.0)
+    for t in range(5, 40):                                       # no answer: asked twice, then quiet
+        all_heard(float(t))
+    assert "Ann, how many cards are left in your Goop pile?" in shown.getvalue().split("╭")[-1]
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[2:4] == ["Ann: seven in the centre.", "Ann, how many cards are left in your Goop pile?"]
+    assert said[4] == "Ann: nine in the centre. Ann, how many cards are left in your Goop pile?"
+    assert said[5:] == ["Ann, how many cards are left in your Goop pile?"] * 2
+    counted = [(o["player"], o["field"], o["value"]) for o in read_journal(journal.path).objects
+               if o["type"] == "count"]
+    assert counted == [("ann", "centre", 7), ("ann", "centre", 9)]

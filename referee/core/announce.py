@@ -69,7 +69,8 @@ TEMPLATES = {
     "ask-centre": "{player}, how many of your cards are in the centre?",
     "ask-left": "{player}, how many cards are left in your Goop pile?",
     "out-of-range": "That can't be: say zero to {top}. {question}",
-    "read-back": "{number}.",
+    "read-back-centre": "{player}: {number} in the centre.",
+    "read-back-left": "{player}: {number} left.",
     "lock-reminder": "All quiet. If nobody can play, shuffle your decks and deal three.",
 }
 
@@ -79,7 +80,7 @@ SAMPLES = {
     "player": "Ann", "players": "Ann and Bob", "cards": "two cards",
     "margin": "sixty", "amount": "twelve cards", "standings": "Bob has five, Ann has minus two",
     "order": "Cai first, then Bob, then Ann", "question": "Ann, how many cards are left in your Goop pile?",
-    "top": "thirteen", "number": "Twelve", "round": "three", "top_card": "queen of hearts",
+    "top": "thirteen", "number": "twelve", "round": "three", "top_card": "queen of hearts",
     "points": "one hundred and four points",
 }
 

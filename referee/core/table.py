@@ -24,6 +24,7 @@ from referee.core.clock import seconds
 from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
                                  UtteranceKind, command_name)
 from referee.core.games import make_game
+from referee.core.numbers import parse_number
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.games import goop, soccer_talk, stroop
@@ -206,6 +207,9 @@ class Table:
                 self._push(KEYBOARD, soccer_talk.read_typed(self.game, text, self.now))
             except soccer_talk.PlayError as e:
                 return str(e)
+            return None
+        if isinstance(self.dialogue, CountDialogue) and parse_number(text) is not None:
+            self._dialogue(self.dialogue.heard(None, text, self.now))     # the count, typed
             return None
         card = Card.find(text)
         if card is None:
