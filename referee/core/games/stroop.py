@@ -392,11 +392,7 @@ class StroopGame:
         reopened = round_ == self.round and self.phase == SETTLED
         if reopened:
             self._go("undo")
-            self.inactive.clear()
-            self.miscalled.clear()
-            self.reset = False
-            self.candidates = []
-            self.won_by = self.forfeited = None
+            self._open_round()
         return out + [Undone(round_, winner, cards, reopened, dict(self.scores))]
 
     # Happenings ------------------------------------------------------------
@@ -412,12 +408,16 @@ class StroopGame:
         self.dealt[deal.card] = self.round
         self.top = deal.card
         self.pile += 1
+        self._open_round()
+        return out
+
+    def _open_round(self) -> None:
+        """A round starts (or an undo opens it again): every player active, no calls in it."""
         self.inactive.clear()
         self.miscalled.clear()
         self.reset = False
         self.candidates = []
         self.won_by = self.forfeited = None
-        return out
 
     def _close_round(self) -> list:
         if self.phase == RACING:
