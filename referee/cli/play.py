@@ -219,7 +219,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
 
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     from referee.app.journal_file import JournalFile, JournalFileError
-    from referee.app.inputs import ListeningError, open_listening
+    from referee.app.inputs import ListeningError, open_listening, table_talk
     from referee.app.session import ListeningFailed, run_live, run_recording
 
     try:
@@ -278,7 +278,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
                                            hears_itself=not recorded,
                                            prize_seed=(setup or {}).get("seed", 0),
-                                           settle=getattr(args, "settle", 0.0)),
+                                           settle=getattr(args, "settle", 0.0),
+                                           table_talk=table_talk(start.game) if start.game == "swoop" else None),
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)

@@ -72,6 +72,8 @@ TEMPLATES = {
     "read-back-centre": "{player}: {number} in the centre.",
     "read-back-left": "{player}: {number} left.",
     "lock-reminder": "All quiet. If nobody can play, shuffle your decks and deal three.",
+    # Swoop
+    "say-again": "Say that again.",
 }
 
 #: Sample fields for every template: the sentence list and the speech test use them.

@@ -69,6 +69,9 @@ class TableOptions:
     """GOPS: seconds of quiet before the referee asks for a missing bid."""
     reask: float = 10.0
     """Soccer: ask again for the play awaited after this many quiet seconds (0: never)."""
+    table_talk: Any = None
+    """Swoop: ``said -> bool``, true for what the grammar marks as table talk (never
+    asked to be said again); None: nothing is."""
     settle: float = 0.0
     """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
 
@@ -129,6 +132,7 @@ class Table:
         self._told_waiting = float("-inf")
         self._reminded = False
         self.prompter = soccer_talk.Prompter(self.options.reask) if start.game == "soccer" else None
+        self.misheard = swoop_talk.Misheard(self.options.table_talk) if start.game == "swoop" else None
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
         self.dealt: set[Card] = set()
@@ -184,6 +188,11 @@ class Table:
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
             self._push(stream, happening)
+        elif self.misheard is not None and self.dialogue is None and not self.over:
+            again = self.misheard.heard(self.game, None if stream in (DEALER, TABLE) else stream,
+                                        u.kind, u.said, end)
+            if again:
+                self._say(again, at=end)
         if self.screen is not None:
             self.screen.update(self)
 
@@ -261,23 +270,15 @@ class Table:
         return None
 
     def _type_swoop(self, text: str) -> str | None:
-        """Typed Swoop: a play (``7``, ``2 sevens``, ``bob: pick up``) or, while reports
-        are asked for, a report (``42``, ``K 2 7``, ``bob: 42``)."""
-        player, _, rest = text.partition(":")
-        player = player.strip() if rest else ""
-        said = rest if rest else text
-        if player and player not in self.start.players:
-            return f"unknown player {player!r} (players: {', '.join(self.start.players)})"
-        if self.dialogue is not None and swoop_talk.read_report(said) is not None:
-            if player and self.dialogue.asking and player != self.dialogue.asking[0]:
-                return f"{self.dialogue.asking[0]} is asked to report now"
-            self._dialogue(self.dialogue.heard(None, said, self.now))
-            return None
-        event = swoop_talk.happening(said, player, self.now)
-        if event is None:
-            return (f"not a play or a command: {text.strip()!r} (plays: 7, 2 sevens, blind 7, "
-                    f"pick up, out; commands: {', '.join(COMMANDS)})")
-        self._push(KEYBOARD, event)
+        """Typed Swoop: a play, or while reports are asked for, a report (see swoop_talk.typed)."""
+        asking = self.dialogue.asking if self.dialogue is not None else None
+        what = swoop_talk.typed(text, self.start.players, self.dialogue is not None, asking, self.now)
+        if isinstance(what, str):
+            return what
+        if what[0] == "report":
+            self._dialogue(self.dialogue.heard(None, what[1], self.now))
+        else:
+            self._push(KEYBOARD, what[1])
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
