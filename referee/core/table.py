@@ -23,18 +23,15 @@ from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck
 from referee.core.clock import seconds
 from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
                                  UtteranceKind, command_name)
-from referee.core.games import make_game
-from referee.core.numbers import parse_number
-from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
-from referee.core.judge import Judge, LateReport
-from referee.core.games import goop, soccer_talk, stroop
+from referee.core.games import goop, gops, gops_talk, make_game, soccer_talk, stroop, swoop, swoop_talk
 from referee.core.games.goop_count import CountDialogue, Say
-from referee.core.games import swoop, swoop_talk
-from referee.core.games import gops, gops_talk
 from referee.core.games.gops_events import GopsPaused
-from referee.core.standing import score_sentence, scores, standing, state
 from referee.core.games.soccer_events import SoccerPaused
 from referee.core.games.swoop_events import Paused as SwoopPaused
+from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
+from referee.core.judge import Judge, LateReport
+from referee.core.numbers import parse_number
+from referee.core.standing import score_sentence, standing, state
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
@@ -412,9 +409,6 @@ class Table:
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
         return standing(self.game, self.dialogue)
-
-    def _scores(self) -> dict:
-        return scores(self.game)
 
     # --- Verdicts out ---------------------------------------------------------------
     def _emit(self, verdicts: list) -> None:
