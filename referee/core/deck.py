@@ -3,9 +3,8 @@
 :class:`VirtualDeck` is the shuffled stock. :class:`DealTimer` says when the next
 card is due: ``deal_pause`` seconds after a round is decided, ``round_timeout``
 seconds after a deal that no one wins, and never while the game is paused. On
-resume (after a pause, or after a restart) the timer starts afresh: an open
-round gets its whole timeout again, and a due deal waits ``deal_pause`` (or the
-settle time) from then.
+resume after a pause the timer starts afresh: an open round gets its whole
+timeout again, and a due deal waits ``deal_pause`` from then.
 
 Pure: times come in as arguments (seconds on the table's clock).
 """
@@ -85,14 +84,13 @@ class DealTimer:
         """An undo opened the round again: no deal is due; its timeout starts now."""
         self.next, self.open_since = None, now
 
-    def resumed(self, now: float, wait: float | None = None) -> None:
-        """The game goes on after a pause (or a restart) at ``now``: an open round gets
-        its whole timeout from now, and a due deal comes ``wait`` seconds from now
-        (default ``deal_pause``)."""
+    def resumed(self, now: float) -> None:
+        """The game goes on after a pause at ``now``: an open round gets its whole timeout
+        from now, and a deal that was due comes ``deal_pause`` seconds from now."""
         if self.open_since is not None:
             self.open_since = now
         elif self.next is not None:
-            self.next = now + (self.deal_pause if wait is None else wait)
+            self.next = now + self.deal_pause
 
     def ended(self) -> None:
         self.next = self.open_since = None

@@ -144,7 +144,8 @@ class Table:
             journal.append(encode(start))
         if deck is not None and not self.over:
             settle = self.options.settle if history else 0.0
-            if history and isinstance(self.game, stroop.StroopGame) and self.game.phase == stroop.OPEN:
+            open_round = getattr(self.game, "phase", None) in (stroop.OPEN, stroop.RACING)
+            if history and isinstance(self.game, stroop.StroopGame) and open_round:
                 self.timer.dealt(self.now + settle)     # the open round goes on after the settle time
             else:
                 self.timer.start(self.now + settle)
