@@ -170,3 +170,16 @@ def test_speech_on_another_players_mic_is_not_asked_again(tmp_path):
     mic.say("hmm seven", kind="unknown", channel="ann")       # paused: nothing is asked
     speaker.close()
     assert [s for s in spoken(speaker) if s == "Say that again."] == ["Say that again."]
+
+
+def test_repeat_during_the_reports_says_the_score_and_the_question(tmp_path):
+    table, speaker, journal, screen = make(tmp_path)
+    mic = Mic(table)
+    for said in ("two eights", "five", "seven", "pick up", "ten", "queen", "two", "king"):
+        mic.say(said)
+    mic.say("undo", kind="command")
+    for said in ("jack", "four jacks", "four queens", "four nines", "three sixes"):   # ann goes out
+        mic.say(said)
+    assert table.dialogue is not None and table.dialogue.asking == ("bob", "hand")
+    mic.say("repeat", kind="command")
+    assert spoken(speaker)[-1] == "Score: ann 0, bob 0, cai 0. bob, what is left in your hand?", spoken(speaker)[-3:]

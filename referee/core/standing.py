@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.core.announce import question_sentence, scores_sentence, sentence, top_card_sentence
+from referee.core.announce import scores_sentence, sentence, top_card_sentence
 from referee.core.games import gops, gops_talk, soccer_talk, stroop, swoop
 from referee.core.games.swoop_words import standings
 
@@ -36,7 +36,7 @@ def standing(game: Any, dialogue: Any = None) -> list[str]:
     if isinstance(game, soccer_talk.SoccerGame):
         out += soccer_talk.standing(game)
     if dialogue is not None and dialogue.asking:
-        out.append(question_sentence(*dialogue.asking))
+        out.append(dialogue.question())
     return out
 
 

@@ -59,14 +59,15 @@ class CountDialogue:
         self.last: tuple[str, str, float] | None = None
         """(player, field, when) of the latest answer, for a late correction."""
         self.done = False
-        self.opening = [Say(sentence("count-start", question=self._question()), start)]
+        self.opening = [Say(sentence("count-start", question=self.question()), start)]
 
     @property
     def asking(self) -> tuple[str, str] | None:
         """(player, field) being asked, or None when done."""
         return None if self.done else self.questions[self.index]
 
-    def _question(self) -> str:
+    def question(self) -> str:
+        """The question on now, as the referee asks it."""
         return question_sentence(*self.questions[self.index])
 
     def heard(self, player: str | None, said: str, end: float) -> list:
@@ -79,7 +80,7 @@ class CountDialogue:
         if number.correction and self.value is None and self.last is not None \
                 and end - self.last[2] <= self.correct and player in (None, self.last[0]):
             asked_player, field, _ = self.last        # corrects the answer before this question
-            again = " " + self._question()
+            again = " " + self.question()
         else:
             asked_player, field = self.questions[self.index]
             again = ""
@@ -108,7 +109,7 @@ class CountDialogue:
             if now - self.asked_at >= self.reask and self.asked_again < self.asks:
                 self.asked_at = now
                 self.asked_again += 1
-                return [Say(self._question(), now)]
+                return [Say(self.question(), now)]
             return []
         if now < self.until:
             return []
@@ -119,4 +120,4 @@ class CountDialogue:
             return [Tally(now)]
         self.asked_at = now
         self.asked_again = 0
-        return [Say(self._question(), now)]
+        return [Say(self.question(), now)]

@@ -141,14 +141,15 @@ class ReportDialogue:
         self.until = 0.0
         self.asked_at = start
         self.done = not self.players
-        self.opening = [Tally(start)] if self.done else [Say(self._question(), start)]
+        self.opening = [Tally(start)] if self.done else [Say(self.question(), start)]
 
     @property
     def asking(self) -> tuple[str, str] | None:
         """(player, 'hand') being asked, or None when done."""
         return None if self.done else (self.players[self.index], "hand")
 
-    def _question(self) -> str:
+    def question(self) -> str:
+        """The question on now, as the referee asks it."""
         return f"{self.players[self.index]}, what is left in your hand?"
 
     def heard(self, player: str | None, said: str, end: float) -> list:
@@ -173,7 +174,7 @@ class ReportDialogue:
         if not self.taken:
             if now - self.asked_at >= self.reask:
                 self.asked_at = now
-                return [Say(self._question(), now)]
+                return [Say(self.question(), now)]
             return []
         if now < self.until:
             return []
@@ -183,7 +184,7 @@ class ReportDialogue:
             self.done = True
             return [Tally(now)]
         self.asked_at = now
-        return [Say(self._question(), now)]
+        return [Say(self.question(), now)]
 
 
 #: Seconds: "Say that again." is said at most this often.
