@@ -18,7 +18,6 @@ from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from referee.core.announce import question_sentence
 from referee.core.games import goop
 from referee.core.games import gops
 from referee.core.cards import RANK_LETTERS
@@ -110,7 +109,7 @@ class Screen:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None
             if asking:       # the question stays on screen once the referee stops asking it aloud
-                head.append(f"\n{question_sentence(*asking)}", style="bold")
+                head.append(f"\n{table.dialogue.question()}", style="bold")
         if getattr(table, "paused", False) and not table.over:
             head.append("\npaused — say 'referee resume'", style="bold yellow")
         said = Text(f"referee: {table.last_said}" if table.last_said else "", style="italic")
