@@ -183,3 +183,20 @@ def test_repeat_during_the_reports_says_the_score_and_the_question(tmp_path):
     assert table.dialogue is not None and table.dialogue.asking == ("bob", "hand")
     mic.say("repeat", kind="command")
     assert spoken(speaker)[-1] == "Score: ann 0, bob 0, cai 0. bob, what is left in your hand?", spoken(speaker)[-3:]
+
+
+def test_speech_over_the_referees_own_voice_is_not_asked_again(tmp_path):
+    speaker = Speaker(tmp_path / "referee.wav", text=io.StringIO())
+    table = Table(GameStart("swoop", PLAYERS, {"rounds": 1}), ["table"], speaker=speaker)
+    mic = Mic(table)
+    mic.say("seven")                                  # ann plays: "bob's turn." is voiced
+    speaker.wait()
+    said = speaker.history()[-1]
+    assert said.text == "bob's turn." and said.start is not None
+    # the mic hears the referee's voice as words outside the grammar: no "say that again"
+    table.hear(Utterance("unknown", "bobs tone", said.start, said.end, player="table"))
+    mic.wait(6.0)
+    table.hear(Utterance("unknown", "uh seven", mic.t + 0.1, mic.t + 0.6, player="table"))
+    mic.wait(1.0)                                     # bob's own mumble, later: asked again
+    speaker.close()
+    assert [s.text for s in speaker.history()].count("Say that again.") == 1

@@ -186,7 +186,9 @@ class Table:
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
             self._push(stream, happening)
-        elif self.misheard is not None and self.dialogue is None and not self.over:
+        # no play (Swoop): asked again, unless heard over the referee's voice (maybe that voice)
+        elif self.misheard is not None and self.dialogue is None and not self.over and not (
+                self.options.hears_itself and getattr(self.speaker, "speaking", lambda a, b: False)(start, end)):
             again = self.misheard.heard(self.game, None if stream in (DEALER, TABLE) else stream,
                                         u.kind, u.said, end)
             if again:
