@@ -9,7 +9,8 @@ turn tells the referee who spoke)::
 
 Typed, the same words, or digits and letters: ``7``, ``2 7`` / ``2x7`` / ``7 7``,
 ``blind 7``, ``pick up``, ``out``; a name first (``bob: 2 sevens``) plays for that
-player.
+player. Speech heard from the player whose turn it is that makes no play is asked for
+again ("Say that again.", :class:`Misheard`), unless it is table talk.
 
 Reports, once a player is out: the referee asks each other player in seat order
 what is left in their hand. A total ("forty two", "a hundred and five") or the
