@@ -28,8 +28,8 @@ def test_dialogue_asks_reads_back_accepts_corrections_and_tallies():
     d = CountDialogue(["ann", "bob"], start=0.0, confirm=1.0, reask=5.0)
     assert d.opening == [Say("Count! Ann, how many of your cards are in the centre?", 0.0)]
     assert d.heard("bob", "three", 1.0) == []                 # not bob's turn
-    assert d.heard("ann", "seven", 1.5) == [Count("ann", "centre", 7, 1.5), Say("Seven.", 1.5)]
-    assert d.heard("ann", "no, nine", 2.0) == [Count("ann", "centre", 9, 2.0), Say("Nine.", 2.0)]
+    assert d.heard("ann", "seven", 1.5) == [Count("ann", "centre", 7, 1.5), Say("Ann: seven in the centre.", 1.5)]
+    assert d.heard("ann", "no, nine", 2.0) == [Count("ann", "centre", 9, 2.0), Say("Ann: nine in the centre.", 2.0)]
     assert d.tick(2.9) == []
     assert d.tick(3.0) == [Say("Ann, how many cards are left in your Goop pile?", 3.0)]
     assert d.heard("ann", "fourteen", 3.5) == [Say("That can't be: say zero to thirteen. Ann, how many cards are left in your Goop pile?", 3.5)]
@@ -39,6 +39,41 @@ def test_dialogue_asks_reads_back_accepts_corrections_and_tallies():
     d.tick(10.0)
     d.heard("bob", "four", 10.5)
     d.tick(11.5)
-    d.heard("bob", "two", 12.0)
-    assert d.tick(13.0) == [Tally(13.0)]
+    assert d.heard("bob", "two", 12.0) == [Count("bob", "left", 2, 12.0), Say("Bob: two left.", 12.0)]
+    assert d.tick(13.0) == []               # the last answer waits the correction time
+    assert d.tick(17.0) == [Tally(17.0)]
     assert d.done and d.asking is None
+
+
+def test_a_correction_after_the_confirm_window_corrects_the_answer_before():
+    d = CountDialogue(["ann", "bob"], start=0.0, confirm=1.0, reask=8.0, correct=5.0)
+    d.heard("ann", "seven", 1.0)
+    assert d.tick(2.0) == [Say("Ann, how many cards are left in your Goop pile?", 2.0)]
+    assert parse_number("correction fifteen") == Number(15, True)
+    assert d.heard("ann", "no, fifteen", 3.0) == [
+        Count("ann", "centre", 15, 3.0),
+        Say("Ann: fifteen in the centre. Ann, how many cards are left in your Goop pile?", 3.0)]
+    assert d.asking == ("ann", "left")                          # still the question on
+    assert d.heard("ann", "three", 4.0) == [Count("ann", "left", 3, 4.0), Say("Ann: three left.", 4.0)]
+    assert d.tick(5.0) == [Say("Bob, how many of your cards are in the centre?", 5.0)]
+    # a correction from another player's mic, or too late, is no correction
+    assert d.heard("bob", "no, two", 6.0) == [Count("bob", "centre", 2, 6.0), Say("Bob: two in the centre.", 6.0)]
+    d.tick(7.0)
+    assert d.heard(None, "correction four", 12.5) == [Count("bob", "left", 4, 12.5), Say("Bob: four left.", 12.5)]
+
+
+def test_a_correction_out_of_range_is_refused_with_its_question():
+    d = CountDialogue(["ann", "bob"], start=0.0, confirm=1.0, correct=5.0)
+    d.heard(None, "seven", 1.0)
+    d.tick(2.0)
+    assert d.heard(None, "no, fifty three", 3.0) == [
+        Say("That can't be: say zero to fifty two. Ann, how many of your cards are in the centre?", 3.0)]
+
+
+def test_a_question_is_asked_again_at_most_twice_then_the_referee_waits():
+    d = CountDialogue(["ann", "bob"], start=0.0, confirm=1.0, reask=5.0)
+    asked = [t for t in range(1, 60) if d.tick(float(t))]
+    assert asked == [5, 10]
+    d.heard(None, "seven", 60.0)
+    asked = [t for t in range(61, 120) if d.tick(float(t))]
+    assert asked == [61, 66, 71]                                 # the next question, then twice again

@@ -8,6 +8,7 @@ watches the referee's printed announcements). Then a crash and ``referee resume`
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -75,7 +76,8 @@ class Table:
             said = self.ref.announcements()
             for t, text in said[seen:]:
                 q = next((q for q in ANSWERS if text.endswith(q)), None)
-                readback = parse_number(text.rstrip("."))
+                back = re.match(r"[A-Z]\w*: (.+) (?:in the centre|left)\.$", text)   # "Ann: ten left."
+                readback = parse_number(back.group(1)) if back else None
                 if q is not None:
                     who = q.split(",")[0].lower()     # the question names the player capitalised
                     pending = list(ANSWERS[q])
@@ -149,7 +151,7 @@ def test_a_goop_hand_through_pulseaudio_then_crash_and_resume(mics, tmp_path):
     said = [s for _, s in ref.announcements()]
     questions = [q for s in said for q in ANSWERS if s.endswith(q)]
     assert list(dict.fromkeys(questions)) == list(ANSWERS), said     # in seat order
-    assert "Twelve." in said and ("Ten." in said or table.fixes), said
+    assert "Ann: twelve in the centre." in said and ("Bob: ten in the centre." in said or table.fixes), said
     assert hand["counts"] == {"ann": {"centre": 12, "left": 0}, "bob": {"centre": 10, "left": 0},
                               "cai": {"centre": 3, "left": 2}}, (hand, ref.stderr)
     assert hand["totals"] == {"ann": 12, "bob": 10, "cai": -1}, hand

@@ -38,8 +38,12 @@ def test_the_view_is_redrawn_in_place(pulse, tmp_path):
             time.sleep(0.8)
         time.sleep(1.0)
         screen = _tmux("capture-pane", "-p", "-S", "-200", "-t", session)
+        _tmux("send-keys", "-t", session, "pause", "Enter")
+        time.sleep(1.5)
+        paused = _tmux("capture-pane", "-p", "-t", session)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
     assert "waiting for the dealer: name the card, or type it" in first, first
     assert screen.count("╭") == 1, screen
     assert "top card" in screen and "J♦" in screen, screen
+    assert "paused — say 'referee resume'" in paused and paused.count("╭") == 1, paused

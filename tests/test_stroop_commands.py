@@ -62,3 +62,14 @@ def test_end_ends_the_game_once():
     assert v[-1]["type"] == "judged" and v[-1]["outcome"] == "no-round"
     finals = [x for x in v if x["type"] == "final"]
     assert len(finals) == 1 and finals[0]["scores"] == {"ann": 1, "bob": 0}
+
+
+def test_a_round_reopened_by_undo_starts_afresh_like_a_deal():
+    # bob miscalled (out), then ann won; the undo opens the round with every player active
+    log = [game(), deal("6D", 0.0),
+           call("bob", "queen of spades", 0.5, 1.0),       # a court card on a number: out
+           call("ann", "eight of clubs", 1.2, 1.5),
+           command("undo", 2.0, "bob"),
+           call("bob", "two of spades", 2.5, 3.0)]
+    r = rounds(log)
+    assert [(x["round"], x["winner"]) for x in r] == [(1, "ann"), (1, "bob")]

@@ -136,3 +136,67 @@ def test_table_talk_never_changes_the_pile(tmp_path):
         mic.say(chatter, kind="unknown")
         mic.say(chatter)
     assert table.game.pile == 0 and table.game.turn == "ann" and table.game.held["ann"] == 19
+
+
+def test_speech_on_the_turn_that_is_no_play_is_asked_again_but_not_table_talk(tmp_path):
+    from referee.app.inputs import table_talk
+    speaker = Speaker(None, text=io.StringIO())
+    table = Table(GameStart("swoop", PLAYERS, {"rounds": 1}), ["table"], speaker=speaker,
+                  options=TableOptions(table_talk=table_talk("swoop")))
+    mic = Mic(table)
+    mic.say("uh seven", kind="unknown")              # ann's turn: heard, but no play
+    mic.say("uh seven", kind="unknown")              # again within 4 s: not asked again
+    mic.wait(4.0)
+    mic.say("forty two", kind="number")              # a number is no play either
+    mic.wait(4.0)
+    mic.say("pick up the phone", kind="unknown")     # table talk (grammar decoys)
+    mic.say("seven eleven", kind="unknown")
+    mic.say("phone_ah phone_t", kind="unknown")      # no words at all
+    mic.say("seven")                                 # a play: nothing to ask
+    speaker.close()
+    assert [s for s in spoken(speaker) if s == "Say that again."] == ["Say that again."] * 2
+    assert table.game.turn == "bob"
+
+
+def test_speech_on_another_players_mic_is_not_asked_again(tmp_path):
+    speaker = Speaker(None, text=io.StringIO())
+    players = list(PLAYERS)
+    table = Table(GameStart("swoop", PLAYERS, {"rounds": 1}), players, speaker=speaker)
+    mic = Mic(table, channels=players)
+    mic.say("what a hand", kind="unknown", channel="bob")     # ann's turn: bob's talk
+    mic.say("hmm seven", kind="unknown", channel="ann")       # ann's: asked again
+    mic.say("pause", kind="command", channel="ann")
+    mic.wait(5.0)
+    mic.say("hmm seven", kind="unknown", channel="ann")       # paused: nothing is asked
+    speaker.close()
+    assert [s for s in spoken(speaker) if s == "Say that again."] == ["Say that again."]
+
+
+def test_repeat_during_the_reports_says_the_score_and_the_question(tmp_path):
+    table, speaker, journal, screen = make(tmp_path)
+    mic = Mic(table)
+    for said in ("two eights", "five", "seven", "pick up", "ten", "queen", "two", "king"):
+        mic.say(said)
+    mic.say("undo", kind="command")
+    for said in ("jack", "four jacks", "four queens", "four nines", "three sixes"):   # ann goes out
+        mic.say(said)
+    assert table.dialogue is not None and table.dialogue.asking == ("bob", "hand")
+    mic.say("repeat", kind="command")
+    assert spoken(speaker)[-1] == "Score: ann 0, bob 0, cai 0. bob, what is left in your hand?", spoken(speaker)[-3:]
+
+
+def test_speech_over_the_referees_own_voice_is_not_asked_again(tmp_path):
+    speaker = Speaker(tmp_path / "referee.wav", text=io.StringIO())
+    table = Table(GameStart("swoop", PLAYERS, {"rounds": 1}), ["table"], speaker=speaker)
+    mic = Mic(table)
+    mic.say("seven")                                  # ann plays: "bob's turn." is voiced
+    speaker.wait()
+    said = speaker.history()[-1]
+    assert said.text == "bob's turn." and said.start is not None
+    # the mic hears the referee's voice as words outside the grammar: no "say that again"
+    table.hear(Utterance("unknown", "bobs tone", said.start, said.end, player="table"))
+    mic.wait(6.0)
+    table.hear(Utterance("unknown", "uh seven", mic.t + 0.1, mic.t + 0.6, player="table"))
+    mic.wait(1.0)                                     # bob's own mumble, later: asked again
+    speaker.close()
+    assert [s.text for s in speaker.history()].count("Say that again.") == 1

@@ -125,7 +125,22 @@ def test_commands_by_voice_and_quiet_verbosity(tmp_path):
     heard_all(table, 3.0)
     speaker.close()
     said = [s.text for s in speaker.history()]
-    assert said == ["Ann is out this round.", "Ann is out this round."]
+    # "repeat" says where the game stands: the top card, then the score
+    assert said == ["Ann is out this round.", "The top card is the jack of clubs. Ann has zero, Bob has zero."]
+
+
+def test_repeat_says_the_top_card_and_the_score_or_that_the_dealer_is_awaited(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    table.type("repeat")                                           # no card yet, no virtual deck
+    heard_all(table, 0.5)
+    table.hear(utter(None, "four of diamonds", 1.0, 1.5))
+    table.hear(utter("ann", "two of clubs", 2.0, 2.5))
+    heard_all(table, 3.0)
+    table.type("repeat")
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[0] == "Waiting for the dealer: name the card, or type it. Ann has zero, Bob has zero."
+    assert said[-1] == "The top card is the four of diamonds. Ann has one, Bob has zero."
 
 
 def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
@@ -161,7 +176,7 @@ def test_goop_hand_shout_race_then_the_count_with_a_correction(tmp_path):
     said = [s.text for s in speaker.history()]
     assert said[0] == "Cai gooped! Cai began one hundred milliseconds sooner."
     assert said[1] == "Count! Ann, how many of your cards are in the centre?"
-    assert "Four." in said and "Bob, how many cards are left in your Goop pile?" in said
+    assert "Bob: four left." in said and "Bob, how many cards are left in your Goop pile?" in said
     objs = [json.loads(line) for line in out.getvalue().splitlines()]
     hand = next(o for o in objs if o["type"] == "hand")
     assert hand["points"] == {"ann": 7, "bob": 3 - 8, "cai": 12}
@@ -336,3 +351,170 @@ def test_the_stock_holds_each_of_52_cards_once():
         assert "Q♥ was already dealt" in str(e)
     else:
         raise AssertionError("a stock with a card twice was accepted")
+
+
+def test_pause_stops_the_virtual_deck_and_resume_restarts_its_timer(tmp_path):
+    from referee.app.screen import Screen
+    shown = io.StringIO()
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S"), Card.parse("6D")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, screen=Screen(shown, live=False),
+        options=TableOptions(deal_pause=1.0, round_timeout=5.0))
+    heard_all(table, 0.0)                                        # QH dealt at 0.0
+    table.hear(utter("ann", "pause", 0.5, 0.8, kind="command"))
+    for t in range(1, 40):                                       # long past the round timeout
+        heard_all(table, float(t))
+    assert table.paused and len(deck) == 2
+    assert "paused — say 'referee resume'" in shown.getvalue().split("╭")[-1]
+    table.hear(utter("bob", "king of spades", 40.0, 40.5))       # no verdict while paused
+    table.hear(utter("bob", "resume", 41.0, 41.4, kind="command"))
+    heard_all(table, 46.3)                                       # the timeout starts afresh at 41.4
+    assert len(deck) == 2
+    heard_all(table, 46.5)
+    assert len(deck) == 1
+    assert "paused" not in shown.getvalue().split("╭")[-1]
+    speaker.close()
+    deals = [o for o in read_journal(journal.path).objects if o["type"] == "deal"]
+    assert [(d["card"], d["at"]) for d in deals] == [("QH", 0.0), ("3S", 46.5)]
+    judged = [o for o in read_journal(journal.path).objects if o["type"] == "judged"]
+    assert [o["outcome"] for o in judged] == ["paused"]
+    assert not [o for o in read_journal(journal.path).objects if o["type"] == "round"][:-1]
+
+
+def test_a_deal_due_when_paused_waits_the_deal_pause_after_resume(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, options=TableOptions(deal_pause=2.0, round_timeout=5.0))
+    heard_all(table, 0.0)
+    table.hear(utter("bob", "king of spades", 1.0, 1.5))         # won: 3S due at 3.5
+    table.hear(utter("ann", "pause", 2.0, 2.4, kind="command"))
+    heard_all(table, 20.0)
+    assert len(deck) == 1
+    table.type("resume")
+    heard_all(table, 21.9)
+    assert len(deck) == 1
+    heard_all(table, 22.0)
+    assert len(deck) == 0
+    speaker.close()
+
+
+def test_a_typed_card_is_taken_out_of_the_virtual_deck(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("QS"), Card.parse("3S")])
+    table, speaker, journal, out, text = make(
+        tmp_path, deck=deck, options=TableOptions(deal_pause=1.0, round_timeout=5.0))
+    heard_all(table, 0.0)                                        # the deck deals QH
+    assert table.type("QS") is None                              # the dealer types the next card
+    assert [str(c) for c in deck.cards] == ["3S"]
+    for t in range(1, 30):                                       # the deck deals on: 3S, then ends
+        heard_all(table, float(t))
+    assert "the Q♥ was already dealt" in table.type("QH")        # refused, and said why
+    table.finish()
+    speaker.close()
+    assert "The queen of hearts was already dealt." in [s.text for s in speaker.history()]
+    deals = [o for o in read_journal(journal.path).objects if o["type"] == "deal"]
+    assert [d["card"] for d in deals] == ["QH", "QS", "3S"]
+    assert read_journal(journal.path).finished
+
+
+def test_a_deal_of_a_card_already_dealt_never_reaches_the_game(tmp_path):
+    from referee.core.events import Deal
+    table, speaker, journal, out, text = make(tmp_path, deck=VirtualDeck(cards=[Card.parse("QH")]))
+    heard_all(table, 0.0)
+    table._push("keyboard", Deal(Card.parse("QH"), 0.5))         # e.g. a deck that still held it
+    heard_all(table, 1.0)
+    speaker.close()
+    notes = [o["text"] for o in read_journal(journal.path).objects if o["type"] == "note"]
+    assert len(notes) == 1 and notes[0].startswith("not dealt: the Q♥ was already dealt")
+
+
+def _resumed(tmp_path, settle, history_from):
+    """A virtual-deck game journaled up to a crash, resumed one second after its last event."""
+    from referee.core.journal import parse_lines
+    first, speaker, journal, out, text = make(tmp_path, deck=VirtualDeck(cards=[Card.parse("QH")]))
+    history_from(first)
+    speaker.close()
+    journal.close()
+    log = parse_lines(journal.path.read_text().splitlines())
+    last = max(e.end if hasattr(e, "end") else e.at for e in log.events)
+    deck = VirtualDeck(cards=[Card.parse("3S"), Card.parse("6D")])
+    return Table(log.game, ["dealer", "ann", "bob"], history=list(log.events), deck=deck,
+                 options=TableOptions(offset=last + 1.0, settle=settle, deal_pause=1.0,
+                                      round_timeout=5.0), write_start=False), deck
+
+
+def test_a_resumed_game_waits_the_settle_time_before_it_deals(tmp_path):
+    def won(t):
+        heard_all(t, 0.0)                                          # QH at 0.0
+        t.hear(utter("bob", "king of spades", 1.0, 1.5))           # won: crash before the next deal
+        heard_all(t, 1.6)
+    table, deck = _resumed(tmp_path, 4.0, won)                     # the clock goes on at 2.5
+    heard_all(table, 0.0)                                          # (the mics' times start again at 0)
+    heard_all(table, 3.9)
+    assert len(deck) == 2                                          # not dealt during the settle time
+    heard_all(table, 4.0)
+    assert len(deck) == 1 and table.game.top == Card.parse("3S")
+    assert table.game.dealt[Card.parse("3S")] == 2 and table.now == 6.5
+
+
+def test_a_round_open_at_the_crash_stays_open_after_resume(tmp_path):
+    def open_(t):
+        heard_all(t, 0.0)                                          # QH at 0.0, no call yet
+        heard_all(t, 0.5)
+    table, deck = _resumed(tmp_path, 3.0, open_)                   # the clock goes on at 1.0
+    heard_all(table, 0.0)
+    heard_all(table, 6.0)                                          # settle 3 s, then the 5 s timeout
+    assert len(deck) == 2 and table.game.top == Card.parse("QH")
+    table.hear(utter("ann", "king of spades", 6.5, 7.0))           # the resumed round is won
+    heard_all(table, 7.5)
+    assert table.game.scores == {"ann": 1, "bob": 0}
+
+
+def test_a_call_before_the_first_deal_is_told_why_it_does_not_count(tmp_path):
+    table, speaker, journal, out, text = make(tmp_path)
+    table.hear(utter("ann", "two of clubs", 1.0, 1.5))
+    table.hear(utter("bob", "king of spades", 1.2, 1.8))           # the same burst: told once
+    heard_all(table, 2.0)
+    table.hear(utter("bob", "king of spades", 6.0, 6.5))           # later: told again
+    heard_all(table, 7.0)
+    table.hear(utter(None, "four of diamonds", 8.0, 8.5))
+    table.hear(utter("ann", "two of spades", 9.0, 9.5))            # after the deal: a real call
+    heard_all(table, 10.0)
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[:2] == ["Waiting for the dealer: name the card, or type it."] * 2
+    assert said[2:] == ["Ann wins one card. Ann has one, Bob has zero."]
+    judged = [o["outcome"] for o in read_journal(journal.path).objects if o["type"] == "judged"]
+    assert judged == ["no-round", "no-round", "no-round", "qualifies"]
+
+
+def test_the_goop_count_takes_typed_numbers_and_keeps_its_question_on_screen(tmp_path):
+    from referee.app.screen import Screen
+    shown = io.StringIO()
+    speaker = Speaker(None, text=io.StringIO())
+    journal = JournalFile.new("goop", folder=tmp_path)
+    players = ("ann", "bob")
+    table = Table(GameStart("goop", players), list(players), speaker=speaker, journal=journal,
+                  screen=Screen(shown, live=False), options=TableOptions(confirm=1.0))
+
+    def all_heard(t):
+        for p in players:
+            table.hear(Heard(p, t))
+
+    table.hear(utter("bob", "goop", 1.0, 1.4, kind="shout"))
+    all_heard(1.5)
+    assert table.type("7") is None                               # typed: ann's cards in the centre
+    all_heard(2.0)
+    all_heard(3.0)                                               # confirmed: the next question
+    assert table.type("no, 9") is None                           # a late correction, typed
+    all_heard(4.0)
+    for t in range(5, 40):                                       # no answer: asked twice, then quiet
+        all_heard(float(t))
+    assert "Ann, how many cards are left in your Goop pile?" in shown.getvalue().split("╭")[-1]
+    speaker.close()
+    said = [s.text for s in speaker.history()]
+    assert said[2:4] == ["Ann: seven in the centre.", "Ann, how many cards are left in your Goop pile?"]
+    assert said[4] == "Ann: nine in the centre. Ann, how many cards are left in your Goop pile?"
+    assert said[5:] == ["Ann, how many cards are left in your Goop pile?"] * 2
+    counted = [(o["player"], o["field"], o["value"]) for o in read_journal(journal.path).objects
+               if o["type"] == "count"]
+    assert counted == [("ann", "centre", 7), ("ann", "centre", 9)]

@@ -30,6 +30,22 @@ KINDS = {
 GRAMMARS = {"swoop": "swoop"}
 
 
+def table_talk(game: str) -> Callable[[str], bool]:
+    """``said -> bool``: true for what ``game``'s grammar marks as table talk (its decoys,
+    "pick up the phone") and for speech the recogniser took as no words at all (its garbage
+    phones). The table never asks for such talk to be said again."""
+    from referee.hearing.engine import GARBAGE_PREFIX
+    from referee.hearing.grammar import Grammar, normalise
+
+    decoys = set(Grammar.load(GRAMMARS.get(game, "table")).decoys)
+
+    def is_talk(said: str) -> bool:
+        words = normalise(said)
+        return words in decoys or all(w.startswith(GARBAGE_PREFIX) for w in words)
+
+    return is_talk
+
+
 class ListeningError(ValueError):
     """The microphones, recording or recogniser cannot be set up; the message says why."""
 

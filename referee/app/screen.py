@@ -108,8 +108,10 @@ class Screen:
         else:
             head = Text.assemble(("Goop  ", "bold"), f"hand {game.hand}  {game.phase}")
             asking = table.dialogue.asking if table.dialogue else None
-            if asking:
-                head.append(f"  asking {asking[0]}: {asking[1]}")
+            if asking:       # the question stays on screen once the referee stops asking it aloud
+                head.append(f"\n{table.dialogue.question()}", style="bold")
+        if getattr(table, "paused", False) and not table.over:
+            head.append("\npaused — say 'referee resume'", style="bold yellow")
         said = Text(f"referee: {table.last_said}" if table.last_said else "", style="italic")
         state = "  [game over]" if table.over else ""
         return Panel(Group(head, rows, said), title=f"referee{state}", title_align="left")

@@ -219,7 +219,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
 
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     from referee.app.journal_file import JournalFile, JournalFileError
-    from referee.app.inputs import ListeningError, open_listening
+    from referee.app.inputs import ListeningError, open_listening, table_talk
     from referee.app.session import ListeningFailed, run_live, run_recording
 
     try:
@@ -277,7 +277,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       announcer=Announcer(args.verbosity, args.scores_every), deck=deck,
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
                                            hears_itself=not recorded,
-                                           prize_seed=(setup or {}).get("seed", 0)),
+                                           prize_seed=(setup or {}).get("seed", 0),
+                                           settle=getattr(args, "settle", 0.0),
+                                           table_talk=table_talk(start.game) if start.game == "swoop" else None),
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)
@@ -315,6 +317,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
 
 # --- resume ------------------------------------------------------------------------
 
+#: Seconds a resumed game waits, once it has said where it stands, before it deals.
+SETTLE = 5.0
+
 RESUME_DESCRIPTION = """\
 Continue a game after a crash (or Ctrl-C) with the same scores.
 
@@ -323,18 +328,25 @@ directory), rebuilds the game from it silently, and goes on listening,
 appending to the same journal. The listening options (--channels, --devices)
 default to those the game was started with. What was still open when the game
 stopped is settled as it would have been; a verdict the journal lacks (a crash
-between an event and its verdict) is journaled then, once.
+between an event and its verdict) is journaled then, once. The referee says the
+score and the top card, then waits --settle seconds before it deals on.
 """
 
 
 def add_resume_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("journal", nargs="?", help="the journal to continue (default: the latest unfinished)")
     add_table_arguments(p)
+    p.add_argument("--settle", type=float, default=SETTLE, metavar="SECONDS",
+                   help="after saying the score and the top card, wait this long before the "
+                   f"virtual deck deals (default {SETTLE:g}); an open round stays open")
 
 
 def run_resume(args: argparse.Namespace) -> int:
     from referee.app.journal_file import JournalFile, JournalFileError, latest_unfinished, read_journal
 
+    if args.settle < 0:
+        print(f"referee resume: --settle must be 0 or more seconds, not {args.settle:g}", file=sys.stderr)
+        return 2
     try:
         path = Path(args.journal) if args.journal else latest_unfinished()
         if path is None:

@@ -48,7 +48,10 @@ TEMPLATES = {
     "game-won": "Game over. {winner} wins with {amount}.",
     "game-tied": "Game over. {players} tie with {amount}.",
     "dealt-again": "That card was already dealt. Say the card again.",
+    "already-dealt": "The {top_card} was already dealt.",
     "top-card": "Round {round} is on: the top card is the {top_card}.",
+    "state-top-card": "The top card is the {top_card}.",
+    "waiting-for-dealer": "Waiting for the dealer: name the card, or type it.",
     # Both games
     "scores": "{standings}.",
     "new-game": "A new game starts.",
@@ -66,8 +69,11 @@ TEMPLATES = {
     "ask-centre": "{player}, how many of your cards are in the centre?",
     "ask-left": "{player}, how many cards are left in your Goop pile?",
     "out-of-range": "That can't be: say zero to {top}. {question}",
-    "read-back": "{number}.",
+    "read-back-centre": "{player}: {number} in the centre.",
+    "read-back-left": "{player}: {number} left.",
     "lock-reminder": "All quiet. If nobody can play, shuffle your decks and deal three.",
+    # Swoop
+    "say-again": "Say that again.",
 }
 
 #: Sample fields for every template: the sentence list and the speech test use them.
@@ -76,7 +82,7 @@ SAMPLES = {
     "player": "Ann", "players": "Ann and Bob", "cards": "two cards",
     "margin": "sixty", "amount": "twelve cards", "standings": "Bob has five, Ann has minus two",
     "order": "Cai first, then Bob, then Ann", "question": "Ann, how many cards are left in your Goop pile?",
-    "top": "thirteen", "number": "Twelve", "round": "three", "top_card": "queen of hearts",
+    "top": "thirteen", "number": "twelve", "round": "three", "top_card": "queen of hearts",
     "points": "one hundred and four points",
 }
 

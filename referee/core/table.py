@@ -14,50 +14,34 @@ It never reads a clock: "now" is the furthest the microphones have heard.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from referee.core.announce import Announcer, deal_sentence, question_sentence, scores_sentence, sentence, top_card_sentence
-from referee.core.cards import Card, DealtTwice, full_deck
+from referee.core.announce import Announcer, deal_sentence, sentence
+from referee.core.cards import Card, DealtTwice
+from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.clock import seconds
 from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
                                  UtteranceKind, command_name)
-from referee.core.games import make_game
+from referee.core.games import goop, gops, gops_talk, make_game, soccer_talk, stroop, swoop, swoop_talk
+from referee.core.games.goop_count import CountDialogue, Say
+from referee.core.games.gops_events import GopsPaused
+from referee.core.games.soccer_events import SoccerPaused
+from referee.core.games.swoop_events import Paused as SwoopPaused
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
-from referee.core.games import goop, soccer_talk, stroop
-from referee.core.games.goop_count import CountDialogue, Say
-from referee.core.games import swoop, swoop_talk
-from referee.core.games.swoop_words import standings
-from referee.core.games import gops, gops_talk
+from referee.core.numbers import parse_number
+from referee.core.standing import score_sentence, standing, state
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
 DEALER = "dealer"
 #: One microphone for the whole table (Swoop: whose turn it is tells who spoke).
 TABLE = "table"
-
-
-class VirtualDeck:
-    """The referee's own shuffled deck, for games without a dealer."""
-
-    def __init__(self, seed: int | None = None, cards: list[Card] | None = None) -> None:
-        """The 52 cards shuffled by ``seed``, or ``cards`` in order (each once)."""
-        self.cards = list(cards) if cards is not None else full_deck()
-        if cards is None:
-            random.Random(seed).shuffle(self.cards)
-        seen: set[Card] = set()
-        for c in self.cards:
-            if c in seen:
-                raise DealtTwice(c, "this stock")
-            seen.add(c)
-
-    def __len__(self) -> int:
-        return len(self.cards)
-
-    def draw(self) -> Card | None:
-        return self.cards.pop(0) if self.cards else None
+#: Seconds: a call before the first deal is told "waiting for the dealer" at most this often.
+WAITING_AGAIN = 3.0
+#: The verdicts of "pause" and "resume", in every game that has them.
+PAUSED = (stroop.Paused, SwoopPaused, GopsPaused, SoccerPaused)
 
 
 @dataclass
@@ -82,6 +66,11 @@ class TableOptions:
     """GOPS: seconds of quiet before the referee asks for a missing bid."""
     reask: float = 10.0
     """Soccer: ask again for the play awaited after this many quiet seconds (0: never)."""
+    table_talk: Any = None
+    """Swoop: ``said -> bool``, true for what the grammar marks as table talk (never
+    asked to be said again); None: nothing is."""
+    settle: float = 0.0
+    """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
 
 
 class Table:
@@ -131,14 +120,16 @@ class Table:
         self.last_heard: dict[str, str] = {}
         self.verdicts: list = []
         self.over = False
-        self._next_deal: float | None = None
-        self._round_open_since: float | None = None
+        self.timer = DealTimer(self.options.deal_pause, self.options.round_timeout)
+        """When the virtual deck deals next."""
         self._mic_heard = {c: float("-inf") for c in self.channels}
         self.dialogue: CountDialogue | None = None
         """Goop's end-of-hand count, while it is on."""
         self._last_voice = self.options.offset
+        self._told_waiting = float("-inf")
         self._reminded = False
         self.prompter = soccer_talk.Prompter(self.options.reask) if start.game == "soccer" else None
+        self.misheard = swoop_talk.Misheard(self.options.table_talk) if start.game == "swoop" else None
         self.dropped: list[Utterance] = []
         """Utterances dropped as the referee's own voice."""
         self.dealt: set[Card] = set()
@@ -152,7 +143,12 @@ class Table:
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
-            self._next_deal = self.now
+            settle = self.options.settle if history else 0.0
+            open_round = getattr(self.game, "phase", None) in (stroop.OPEN, stroop.RACING)
+            if history and isinstance(self.game, stroop.StroopGame) and open_round:
+                self.timer.dealt(self.now + settle)     # the open round goes on after the settle time
+            else:
+                self.timer.start(self.now + settle)
 
     # --- Input --------------------------------------------------------------
     def hear(self, event: Utterance | Heard) -> None:
@@ -190,6 +186,13 @@ class Table:
         happening = self._happening(u.kind, u.said, start, end, stream)
         if happening is not None:
             self._push(stream, happening)
+        # no play (Swoop): asked again, unless heard over the referee's voice (maybe that voice)
+        elif self.misheard is not None and self.dialogue is None and not self.over and not (
+                self.options.hears_itself and getattr(self.speaker, "speaking", lambda a, b: False)(start, end)):
+            again = self.misheard.heard(self.game, None if stream in (DEALER, TABLE) else stream,
+                                        u.kind, u.said, end)
+            if again:
+                self._say(again, at=end)
         if self.screen is not None:
             self.screen.update(self)
 
@@ -214,13 +217,19 @@ class Table:
             except soccer_talk.PlayError as e:
                 return str(e)
             return None
+        if isinstance(self.dialogue, CountDialogue) and parse_number(text) is not None:
+            self._dialogue(self.dialogue.heard(None, text, self.now))     # the count, typed
+            return None
         card = Card.find(text)
         if card is None:
             return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
         if self.start.game != "stroop":
             return "cards are dealt only in Stroop"
         if card in self.dealt:
+            self._say(sentence("already-dealt", top_card=card.spoken), at=self.now, urgent=True)
             return str(DealtTwice(card))
+        if self.deck is not None:
+            self.deck.take(card)       # dealt by hand: the deck never deals it again
         self._push(KEYBOARD, Deal(card, self.now))
         return None
 
@@ -261,26 +270,21 @@ class Table:
         return None
 
     def _type_swoop(self, text: str) -> str | None:
-        """Typed Swoop: a play (``7``, ``2 sevens``, ``bob: pick up``) or, while reports
-        are asked for, a report (``42``, ``K 2 7``, ``bob: 42``)."""
-        player, _, rest = text.partition(":")
-        player = player.strip() if rest else ""
-        said = rest if rest else text
-        if player and player not in self.start.players:
-            return f"unknown player {player!r} (players: {', '.join(self.start.players)})"
-        if self.dialogue is not None and swoop_talk.read_report(said) is not None:
-            if player and self.dialogue.asking and player != self.dialogue.asking[0]:
-                return f"{self.dialogue.asking[0]} is asked to report now"
-            self._dialogue(self.dialogue.heard(None, said, self.now))
-            return None
-        event = swoop_talk.happening(said, player, self.now)
-        if event is None:
-            return (f"not a play or a command: {text.strip()!r} (plays: 7, 2 sevens, blind 7, "
-                    f"pick up, out; commands: {', '.join(COMMANDS)})")
-        self._push(KEYBOARD, event)
+        """Typed Swoop: a play, or while reports are asked for, a report (see swoop_talk.typed)."""
+        asking = self.dialogue.asking if self.dialogue is not None else None
+        what = swoop_talk.typed(text, self.start.players, self.dialogue is not None, asking, self.now)
+        if isinstance(what, str):
+            return what
+        if what[0] == "report":
+            self._dialogue(self.dialogue.heard(None, what[1], self.now))
+        else:
+            self._push(KEYBOARD, what[1])
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
+        if isinstance(happening, Deal) and happening.card in self.dealt:
+            self._note(f"not dealt: {DealtTwice(happening.card)}")     # one deck: never fed twice
+            return
         try:
             verdicts = self.judge.push(stream, happening)
         except LateReport as e:
@@ -304,36 +308,53 @@ class Table:
             self.now = now
             # Nothing typed or dealt by the referee can be earlier than now.
             self._emit(self.judge.heard(KEYBOARD, now))
+            if self.deck is not None:
+                # What happened before now is judged first: a pause, or a win, stops this deal.
+                self._emit(self.judge.heard(DECK, now - 1e-6))
             self._deal_if_due()
             self._emit(self.judge.heard(DECK, now))
-            if self.dialogue is not None:
-                self._dialogue(self.dialogue.tick(now))
-            if self.talk is not None and not self.over:
-                self._dialogue(self.talk.tick(self.game, now))
-            self._remind_if_locked()
-            if self.prompter is not None and not self.over:
-                again = self.prompter.tick(self.game, now)
-                if again:
-                    self._say(again, at=now)
+            if not self.paused:       # paused: no timers
+                self._tick(now)
         if self.screen is not None:
             self.screen.update(self)
 
+    def _tick(self, now: float) -> None:
+        """The timers: the count's questions, GOPS's prompts, reminders."""
+        if self.dialogue is not None:
+            self._dialogue(self.dialogue.tick(now))
+        if self.talk is not None and not self.over:
+            self._dialogue(self.talk.tick(self.game, now))
+        self._remind_if_locked()
+        if self.prompter is not None and not self.over:
+            again = self.prompter.tick(self.game, now)
+            if again:
+                self._say(again, at=now)
+
+    @property
+    def paused(self) -> bool:
+        """The game is paused: no dealing, no timers, no verdicts until it resumes."""
+        game = self.game
+        return bool(getattr(game, "paused", False) or getattr(getattr(game, "s", None), "paused", False))
+
     def _deal_if_due(self) -> None:
-        if self.deck is None or self.over:
+        if self.deck is None or self.over or not self.timer.due(self.now, self.paused):
             return
-        if self._next_deal is None and self._round_open_since is not None and \
-                self.now - self._round_open_since >= self.options.round_timeout:
-            self._next_deal = self.now
-        if self._next_deal is None or self.now < self._next_deal:
-            return
-        card = self.deck.draw()
-        self._next_deal = None
+        card = self.deck.draw(skip=self.dealt)
+        self.timer.dealt(self.now)
         if card is None:
             self.finish()
             return
         self._say(deal_sentence(card), at=self.now, urgent=True)
-        self._round_open_since = self.now
         self._push(DECK, Deal(card, self.now))
+
+    def _resumed(self, at: float) -> None:
+        """The game goes on after a pause at ``at``: every timer starts afresh."""
+        self.timer.resumed(at)
+        self._last_voice = at
+        if self.dialogue is not None and hasattr(self.dialogue, "asked_at"):
+            self.dialogue.asked_at = at
+        if self.prompter is not None:
+            self.prompter.heard(at)
 
     def _dialogue(self, outputs: list) -> None:
         for o in outputs:
@@ -350,12 +371,10 @@ class Table:
             self._say(sentence("lock-reminder"), at=self.now)
 
     def _shell_command(self, name: str) -> None:
-        if name == "score" and self.start.game == "swoop":
-            self._say(f"Score: {standings(self._scores())}.", at=self.now)
-        elif name == "score":
-            self._say(scores_sentence(self._scores()), at=self.now)
-        elif name == "repeat" and self.last_said:
-            self._say(self.last_said, at=self.now, remember=False)
+        if name == "score":
+            self._say(score_sentence(self.game), at=self.now)
+        elif name == "repeat":      # where the game stands, not only the last sentence
+            self._say(" ".join(state(self.game, self.dialogue, dealer=self.deck is None)), at=self.now)
         elif name == "new-game":
             self._note("new game asked for: this game ends here")
             self.finish()
@@ -377,10 +396,11 @@ class Table:
         self.talk = self._gops_talk()
         self.last_heard = {}
         self.dealt = set()
-        self._round_open_since = None
         self.deck = deck
         self._say(sentence("new-game"), at=self.now, urgent=True)
-        self._next_deal = self.now + self.options.deal_pause if deck is not None else None
+        self.timer.ended()
+        if deck is not None:
+            self.timer.start(self.now + self.options.deal_pause)
 
     def _gops_talk(self) -> gops_talk.GopsTalk | None:
         if not isinstance(self.game, gops.GopsGame):
@@ -391,23 +411,7 @@ class Table:
 
     def standing(self) -> list[str]:
         """Sentences that say where the game stands (for a resumed game)."""
-        game = self.game
-        out = [f"Score: {standings(self._scores())}." if isinstance(game, swoop.SwoopGame)
-               else scores_sentence(self._scores())]
-        if isinstance(game, stroop.StroopGame) and game.top is not None and game.phase != "settled":
-            out.append(top_card_sentence(game.round, game.top))
-        if isinstance(game, swoop.SwoopGame) and game.phase == "playing":
-            out.append(f"Round {game.round}: {game.pile} cards on the pile. {game.turn}'s turn.")
-        if isinstance(game, gops.GopsGame) and game.phase != gops.OVER:
-            out.append(gops_talk.standing(game))
-        if isinstance(game, soccer_talk.SoccerGame):
-            out += soccer_talk.standing(game)
-        if self.dialogue is not None and self.dialogue.asking:
-            out.append(question_sentence(*self.dialogue.asking))
-        return out
-
-    def _scores(self) -> dict:
-        return dict(getattr(self.game, "scores", None) or getattr(self.game, "totals", {}))
+        return standing(self.game, self.dialogue)
 
     # --- Verdicts out ---------------------------------------------------------------
     def _emit(self, verdicts: list) -> None:
@@ -423,13 +427,16 @@ class Table:
             text = self.announcer.say(v)
             if text:
                 self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
-            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw"):
-                self._round_open_since = None
-                if self.deck is not None:
-                    self._next_deal = self.now + self.options.deal_pause
+            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw") and self.deck is not None:
+                self.timer.decided(self.now)
             if isinstance(v, stroop.Undone) and v.reopened:
-                self._next_deal = None
-                self._round_open_since = self.now
+                self.timer.reopened(self.now)
+            if isinstance(v, stroop.CallJudged) and v.reason == stroop.NOT_DEALT and self.deck is None \
+                    and v.call.end - self._told_waiting >= WAITING_AGAIN:
+                self._told_waiting = v.call.end     # why the call does not count (once for a burst)
+                self._say(sentence("waiting-for-dealer"), at=self.now)
+            if isinstance(v, PAUSED) and not v.paused:
+                self._resumed(v.at)
             if isinstance(v, goop.Gooped):
                 self.dialogue = CountDialogue(self.start.players, self.now, self.options.confirm)
                 self._dialogue(self.dialogue.opening)
@@ -449,9 +456,8 @@ class Table:
         if verdicts and self.screen is not None:
             self.screen.update(self)
 
-    def _say(self, text: str, at: float, urgent: bool = False, remember: bool = True) -> None:
-        if remember:
-            self.last_said = text
+    def _say(self, text: str, at: float, urgent: bool = False) -> None:
+        self.last_said = text
         if self.speaker is not None:
             self.speaker.say(text, urgent=urgent, at=at)
 

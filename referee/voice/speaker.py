@@ -167,6 +167,14 @@ class Speaker:
                 return s
         return None
 
+    def speaking(self, start: float, end: float, margin: float = 0.5) -> bool:
+        """Whether an announcement was being voiced between ``start`` and ``end`` (audio
+        clock, widened by ``margin`` seconds), whatever its words: what the mics heard
+        then may be the referee's own voice, misheard."""
+        return any(s.start is not None and s.start - margin <= end
+                   and start <= (math.inf if s.end is None else s.end) + margin
+                   for s in self.history())
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until everything asked so far has been dealt with (spoken,
         written or printed). ``False`` on timeout."""

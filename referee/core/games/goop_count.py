@@ -2,10 +2,15 @@
 
 After a Goop, the referee asks each player in seat order for the cards of
 theirs in the centre, then the cards left in their Goop pile. It reads each
-number back; within ``confirm`` seconds the player can correct it ("no,
-twelve", or just another number). Silence past ``confirm`` accepts it and
-the next question follows; no answer for ``reask`` seconds asks again. After
-the last number the dialogue tallies the hand.
+answer back with the player and the quantity ("Bob: seven in the centre.");
+within ``confirm`` seconds the player can correct it ("no, twelve", or just
+another number). Silence past ``confirm`` accepts it and the next question
+follows. A correction ("no, fifteen", "correction fifteen") said within
+``correct`` seconds of an answer still corrects that answer after the next
+question has been asked (the last answer waits that long before the tally).
+No answer for ``reask`` seconds asks again, at most ``asks`` times; then the
+referee waits quietly (the screen shows the question). Numbers can be typed at
+any time during the count. After the last number the dialogue tallies the hand.
 
 Time arrives with the calls (seconds on the audio clock): ``heard`` for what a
 player said, ``tick`` for how far the microphones have heard.
@@ -19,6 +24,7 @@ from referee.core.events import Count, Tally
 from referee.core.games.goop import CENTRE_MAX, FIELDS, LEFT_MAX
 from referee.core.numbers import number_words, parse_number
 from referee.core.announce import question_sentence, sentence
+from referee.core.spoken import spoken_name
 
 
 @dataclass(frozen=True)
@@ -29,53 +35,81 @@ class Say:
     at: float
 
 
+def read_back(player: str, field: str, value: int) -> str:
+    """``'Bob: seven in the centre.'``"""
+    return sentence("read-back-centre" if field == "centre" else "read-back-left",
+                    player=spoken_name(player), number=number_words(value))
+
+
 class CountDialogue:
-    def __init__(self, players, start: float, confirm: float = 2.0, reask: float = 8.0) -> None:
+    def __init__(self, players, start: float, confirm: float = 2.0, reask: float = 8.0,
+                 correct: float = 5.0, asks: int = 2) -> None:
         self.questions = [(p, f) for p in players for f in FIELDS]
         self.confirm = confirm
         self.reask = reask
+        self.correct = correct
+        """Seconds after an answer in which "no, N" corrects it, even once the next question is on."""
+        self.asks = asks
+        """How many times a question is asked again before the referee waits quietly."""
         self.index = 0
         self.value: int | None = None
         self.until = 0.0
         self.asked_at = start
+        self.asked_again = 0
+        self.last: tuple[str, str, float] | None = None
+        """(player, field, when) of the latest answer, for a late correction."""
         self.done = False
-        self.opening = [Say(sentence("count-start", question=self._question()), start)]
+        self.opening = [Say(sentence("count-start", question=self.question()), start)]
 
     @property
     def asking(self) -> tuple[str, str] | None:
         """(player, field) being asked, or None when done."""
         return None if self.done else self.questions[self.index]
 
-    def _question(self) -> str:
+    def question(self) -> str:
+        """The question on now, as the referee asks it."""
         return question_sentence(*self.questions[self.index])
 
     def heard(self, player: str | None, said: str, end: float) -> list:
-        """A player said something; ``player`` None for a shared microphone."""
+        """A player said something; ``player`` None for a shared microphone (or typed)."""
         if self.done:
-            return []
-        asked_player, field = self.questions[self.index]
-        if player is not None and player != asked_player:
             return []
         number = parse_number(said)
         if number is None:
             return []
+        if number.correction and self.value is None and self.last is not None \
+                and end - self.last[2] <= self.correct and player in (None, self.last[0]):
+            asked_player, field, _ = self.last        # corrects the answer before this question
+            again = " " + self.question()
+        else:
+            asked_player, field = self.questions[self.index]
+            again = ""
+            if player is not None and player != asked_player:
+                return []
         top = CENTRE_MAX if field == "centre" else LEFT_MAX
         if number.value > top:
             self.asked_at = end
-            return [Say(sentence("out-of-range", top=number_words(top), question=self._question()), end)]
-        self.value = number.value
-        self.until = end + self.confirm
+            question = question_sentence(asked_player, field)
+            return [Say(sentence("out-of-range", top=number_words(top), question=question), end)]
+        self.last = (asked_player, field, end)
+        if not again:
+            self.value = number.value
+            last = self.index == len(self.questions) - 1
+            self.until = end + (max(self.confirm, self.correct) if last else self.confirm)
+        else:
+            self.asked_at = end
         return [Count(asked_player, field, number.value, end),
-                Say(sentence("read-back", number=number_words(number.value).capitalize()), end)]
+                Say(read_back(asked_player, field, number.value) + again, end)]
 
     def tick(self, now: float) -> list:
         """The microphones have heard up to ``now``."""
         if self.done:
             return []
         if self.value is None:
-            if now - self.asked_at >= self.reask:
+            if now - self.asked_at >= self.reask and self.asked_again < self.asks:
                 self.asked_at = now
-                return [Say(self._question(), now)]
+                self.asked_again += 1
+                return [Say(self.question(), now)]
             return []
         if now < self.until:
             return []
@@ -85,4 +119,5 @@ class CountDialogue:
             self.done = True
             return [Tally(now)]
         self.asked_at = now
-        return [Say(self._question(), now)]
+        self.asked_again = 0
+        return [Say(self.question(), now)]

@@ -36,7 +36,7 @@ makes calls count for nothing until **resume**. **end** ends the game.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 from referee.core.events import COMMANDS, Asked, Call, Command, Deal
@@ -44,6 +44,8 @@ from referee.core.judge import first_to_finish
 from referee.core.options import OptionError, check_known, tie_window_ms
 from referee.core.cards import Card, DealtTwice, Partial, read_call
 from referee.core.clock import seconds, us, us_from_ms
+from referee.core.games.stroop_verdicts import (  # noqa: F401  (the game's vocabulary, re-exported)
+    NOT_DEALT, AllActive, CallJudged, GameOver, Paused, PlayerOut, RoundOver, Undone)
 
 
 @dataclass(frozen=True)
@@ -111,111 +113,6 @@ def qualifies(said: str, top: Card, match: Card | None = None) -> bool:
 
 def _rank_word(card: Card) -> str:
     return card.spoken.split(" of ")[0]
-
-
-# --- Verdicts ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class CallJudged:
-    """What one call did."""
-
-    round: int
-    """The round it belongs to; 0 for a call before the first deal."""
-    call: Call
-    outcome: str
-    """``'qualifies'``, ``'miscall'``, ``'inactive'`` (an inactive player's call),
-    ``'late'`` (after the round was won), ``'paused'`` or ``'no-round'``
-    (before any deal, or after the end)."""
-    reason: str
-    """Plain words: why."""
-    late_by: float | None = None
-    """For a ``'late'`` call that would have qualified: seconds after the
-    winning call it was completed (a race lost by more than the tie window),
-    exact to the microsecond. None after a forfeit: no call won that round."""
-    late_to: str | None = None
-    """For a ``'late'`` call with ``late_by``: the player whose call won."""
-
-
-@dataclass(frozen=True)
-class PlayerOut:
-    """A miscall made a player inactive for the rest of the round."""
-
-    round: int
-    player: str
-    at: float
-    """Seconds: the end of the miscall."""
-
-
-@dataclass(frozen=True)
-class AllActive:
-    """Every player had miscalled: all are active again for the rest of the round."""
-
-    round: int
-    at: float
-    """Seconds."""
-
-
-@dataclass(frozen=True)
-class RoundOver:
-    """How a round ended. One per deal, in the order of the deals."""
-
-    round: int
-    top: Card
-    outcome: str
-    """``'won'``, ``'draw'`` or ``'unwon'`` (the next deal, or the end, came first)."""
-    winner: str | None = None
-    pile: int = 0
-    """Cards the winner collected; 0 when no one did."""
-    carried: int = 0
-    """Cards left on the stake pile for the next round."""
-    decided_by: str | None = None
-    """For a win: ``'alone'``, ``'completion'``, ``'beginning'`` or ``'forfeit'``;
-    ``'draw'`` for a draw."""
-    winning_call: Call | None = None
-    """The qualifying call that won; None for a forfeit (see ``miscall``)."""
-    rivals: tuple[Call, ...] = ()
-    """Other qualifying calls of active players within reach of the winner."""
-    tied: tuple[str, ...] = ()
-    """For a draw: the players tied on both completion and beginning."""
-    scores: Mapping[str, int] = field(default_factory=dict)
-    """Every player's cards after this round."""
-    margin_us: int | None = None
-    """Microseconds: how close a race won against another player was (the
-    winner finished, or for ``'beginning'`` began, this much earlier); None
-    when no other player's qualifying call was in the race."""
-    miscall: Call | None = None
-    """For a forfeit: the miscall that gave the round away."""
-
-
-@dataclass(frozen=True)
-class Undone:
-    """An undo command reverted a verdict (``round`` None: nothing to undo)."""
-
-    round: int | None
-    winner: str | None
-    """Who gave cards back (None for an undone draw)."""
-    cards: int
-    """How many cards went back onto the stake pile."""
-    reopened: bool
-    """Whether that round is open for calls again."""
-    scores: Mapping[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Paused:
-    """Calls count for nothing from ``at`` (``paused``) or count again (not ``paused``)."""
-
-    paused: bool
-    at: float
-
-
-@dataclass(frozen=True)
-class GameOver:
-    scores: Mapping[str, int]
-    """Cards collected, per player."""
-    unclaimed: int
-    """Cards left on the stake pile, which belong to no one."""
-    rounds: int
 
 
 # --- The state machine -------------------------------------------------------
@@ -388,11 +285,7 @@ class StroopGame:
         reopened = round_ == self.round and self.phase == SETTLED
         if reopened:
             self._go("undo")
-            self.inactive.clear()
-            self.miscalled.clear()
-            self.reset = False
-            self.candidates = []
-            self.won_by = self.forfeited = None
+            self._open_round()
         return out + [Undone(round_, winner, cards, reopened, dict(self.scores))]
 
     # Happenings ------------------------------------------------------------
@@ -408,12 +301,16 @@ class StroopGame:
         self.dealt[deal.card] = self.round
         self.top = deal.card
         self.pile += 1
+        self._open_round()
+        return out
+
+    def _open_round(self) -> None:
+        """A round starts (or an undo opens it again): every player active, no calls in it."""
         self.inactive.clear()
         self.miscalled.clear()
         self.reset = False
         self.candidates = []
         self.won_by = self.forfeited = None
-        return out
 
     def _close_round(self) -> list:
         if self.phase == RACING:
@@ -426,7 +323,7 @@ class StroopGame:
         if call.player not in self.scores:
             raise StroopError(f"unknown player {call.player!r}")
         if self.phase == WAITING:
-            return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
+            return [CallJudged(0, call, "no-round", NOT_DEALT)]
         if self.phase == SETTLED:
             late_by, late_to = None, None
             if (self.won_by is not None and call.player not in self.inactive

@@ -9,7 +9,8 @@ turn tells the referee who spoke)::
 
 Typed, the same words, or digits and letters: ``7``, ``2 7`` / ``2x7`` / ``7 7``,
 ``blind 7``, ``pick up``, ``out``; a name first (``bob: 2 sevens``) plays for that
-player.
+player. Speech heard from the player whose turn it is that makes no play is asked for
+again ("Say that again.", :class:`Misheard`), unless it is table talk.
 
 Reports, once a player is out: the referee asks each other player in seat order
 what is left in their hand. A total ("forty two", "a hundred and five") or the
@@ -22,8 +23,11 @@ again; after the last player the round is tallied.
 from __future__ import annotations
 
 import re
+from typing import Callable
+
+from referee.core.announce import sentence
 from referee.core.cards import rank_from_token
-from referee.core.events import Tally
+from referee.core.events import COMMANDS, Tally
 from referee.core.games.goop_count import Say
 from referee.core.games.swoop_events import GoOut, PickUp, Play, Report
 from referee.core.numbers import UNITS, parse_total
@@ -89,6 +93,27 @@ def happening(text: str, player: str, at: float):
     return Play(player, rank, count, at, blind)
 
 
+def typed(text: str, players, reporting: bool, asking: tuple | None, at: float):
+    """Typed Swoop: a play (``7``, ``2 sevens``, ``bob: pick up``) or, while reports are
+    asked for (``reporting``; ``asking``: (player, field) asked now), a report (``42``,
+    ``K 2 7``, ``bob: 42``). Returns ``('report', said)``, ``('play', event)`` or, for text
+    that is neither, the error message."""
+    player, _, rest = text.partition(":")
+    player = player.strip() if rest else ""
+    said = rest if rest else text
+    if player and player not in players:
+        return f"unknown player {player!r} (players: {', '.join(players)})"
+    if reporting and read_report(said) is not None:
+        if player and asking and player != asking[0]:
+            return f"{asking[0]} is asked to report now"
+        return ("report", said)
+    event = happening(said, player, at)
+    if event is None:
+        return (f"not a play or a command: {text.strip()!r} (plays: 7, 2 sevens, blind 7, "
+                f"pick up, out; commands: {', '.join(COMMANDS)})")
+    return ("play", event)
+
+
 def read_report(text: str) -> tuple[tuple[int, ...], int | None] | None:
     """(cards, total) a report says: ``'forty two'`` -> ``((), 42)``, ``'hand king two'``
     or ``'K 2'`` -> ``((13, 2), None)``; None for anything else."""
@@ -117,14 +142,15 @@ class ReportDialogue:
         self.until = 0.0
         self.asked_at = start
         self.done = not self.players
-        self.opening = [Tally(start)] if self.done else [Say(self._question(), start)]
+        self.opening = [Tally(start)] if self.done else [Say(self.question(), start)]
 
     @property
     def asking(self) -> tuple[str, str] | None:
         """(player, 'hand') being asked, or None when done."""
         return None if self.done else (self.players[self.index], "hand")
 
-    def _question(self) -> str:
+    def question(self) -> str:
+        """The question on now, as the referee asks it."""
         return f"{self.players[self.index]}, what is left in your hand?"
 
     def heard(self, player: str | None, said: str, end: float) -> list:
@@ -149,7 +175,7 @@ class ReportDialogue:
         if not self.taken:
             if now - self.asked_at >= self.reask:
                 self.asked_at = now
-                return [Say(self._question(), now)]
+                return [Say(self.question(), now)]
             return []
         if now < self.until:
             return []
@@ -159,4 +185,33 @@ class ReportDialogue:
             self.done = True
             return [Tally(now)]
         self.asked_at = now
-        return [Say(self._question(), now)]
+        return [Say(self.question(), now)]
+
+
+#: Seconds: "Say that again." is said at most this often.
+SAY_AGAIN_EVERY = 4.0
+
+
+class Misheard:
+    """Speech heard from the player whose turn it is that is no play: the referee asks
+    for it again ("Say that again."), at most every ``every`` seconds, and never for
+    table talk (``table_talk(said)`` true: what the grammar marks as decoys, such as
+    "pick up the phone") or speech heard while the game is not in play."""
+
+    def __init__(self, table_talk: Callable[[str], bool] | None = None,
+                 every: float = SAY_AGAIN_EVERY) -> None:
+        self.table_talk = table_talk or (lambda said: False)
+        self.every = every
+        self.last = float("-inf")
+
+    def heard(self, game, player: str | None, kind: str, said: str, end: float) -> str | None:
+        """The sentence to say for an utterance that made no play (``player`` None: heard
+        on the table's shared microphone), or None."""
+        if kind not in ("call", "number", "unknown") or not said.strip() or self.table_talk(said):
+            return None
+        if game.phase != "playing" or game.paused or (player is not None and player != game.turn):
+            return None
+        if end - self.last < self.every:
+            return None
+        self.last = end
+        return sentence("say-again")
