@@ -54,7 +54,7 @@ def run(stream, x, block=1600):
 
 
 def test_default_engine_without_a_model_is_pocketsphinx(tmp_path, monkeypatch):
-    from referee.hearing import engine as engine_mod
+    from referee.hearing.engine import base as engine_mod  # where MODELS_DIR is read
     monkeypatch.delenv("REFEREE_VOSK_MODEL", raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(engine_mod, "MODELS_DIR", tmp_path / "none")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import read_wav, resample, to_int16
-from referee.hearing import engine as engine_mod
+from referee.hearing.engine import base as engine_mod  # where MODELS_DIR is read
 from referee.hearing.engine import EngineError, Vosk, find_vosk_model, open_recogniser
 from referee.hearing.grammar import Grammar
 from speech import speech_bounds
