@@ -462,3 +462,20 @@ def test_pocketsphinx_is_the_build_with_the_lattice_patch():
     version = importlib.metadata.version("pocketsphinx")
     assert version.endswith("+referee.lattice1"), \
         f"pocketsphinx {version}: not built with .ci/pocketsphinx-lattice.patch (run .ci/setup)"
+
+
+def test_backing_settings_are_made_once_and_named_options_override_them(ps):
+    """The classifier backing's settings are one frozen Backing; PocketSphinx's
+    default is the one tuned for it (partial calls: 0.7 s, 0.03 s outside), and
+    a setting given by name overrides it without touching the shared default."""
+    import dataclasses
+
+    from referee.hearing.engine import BACKING, VOSK_BACKING, Backing
+    assert ps.backing is BACKING
+    assert (BACKING.partial_span, BACKING.partial_outside) == (0.7, 0.03)
+    assert (VOSK_BACKING.partial_span, VOSK_BACKING.partial_outside) == (1.0, 0.12)
+    eager = PocketSphinx(early=0.99, classifier=ps.classifier)
+    assert eager.backing == dataclasses.replace(BACKING, early=0.99) and BACKING.early == 0.8
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BACKING.accept = 0.1  # type: ignore[misc]
+    assert isinstance(eager.backing, Backing)

@@ -17,19 +17,20 @@ factory, :func:`open_recogniser`.
 
 from __future__ import annotations
 
-from referee.hearing.engine.backing import MIN_VOICED_RUN, SURE_VOICED_RUN, Backed
+from referee.hearing.engine.backing import (
+    BACKING, MIN_VOICED_RUN, SURE_VOICED_RUN, VOSK_BACKING, Backed, Backing)
 from referee.hearing.engine.base import (
     DEFAULT_KINDS, MODELS_DIR, EngineError, Recogniser, RecogniserStream)
-from referee.hearing.grammar import Grammar
 from referee.hearing.engine.pocketsphinx import ADDRESS, GARBAGE_PREFIX, PHONES, PocketSphinx
 from referee.hearing.engine.segment_stream import CLASSIFIED_SPAN_DB, SegmentStream
 from referee.hearing.engine.vosk import Vosk, VoskStream, find_vosk_model
+from referee.hearing.grammar import Grammar
 
 __all__ = [
-    "ADDRESS", "CLASSIFIED_SPAN_DB", "DEFAULT_KINDS", "ENGINES", "GARBAGE_PREFIX",
-    "MIN_VOICED_RUN", "MODELS_DIR", "PHONES", "SURE_VOICED_RUN", "Backed", "EngineError",
-    "PocketSphinx", "Recogniser", "RecogniserStream", "SegmentStream", "Vosk", "VoskStream",
-    "find_vosk_model", "open_recogniser",
+    "ADDRESS", "BACKING", "CLASSIFIED_SPAN_DB", "DEFAULT_KINDS", "ENGINES", "GARBAGE_PREFIX",
+    "MIN_VOICED_RUN", "MODELS_DIR", "PHONES", "SURE_VOICED_RUN", "VOSK_BACKING", "Backed",
+    "Backing", "EngineError", "PocketSphinx", "Recogniser", "RecogniserStream", "SegmentStream",
+    "Vosk", "VoskStream", "find_vosk_model", "open_recogniser",
 ]
 
 ENGINES = {"pocketsphinx": PocketSphinx, "vosk": Vosk}

@@ -3,6 +3,8 @@ the suit check beside a decoder, and when each is believed."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
@@ -23,6 +25,66 @@ MIN_VOICED_RUN = 6
 SURE_VOICED_RUN = 3
 
 
+@dataclasses.dataclass(frozen=True)
+class Backing:
+    """The settings of the classifier backing (see :class:`Backed`), made once
+    and shared: when the classifier, the suit check and the decoder are each
+    believed. Why these values: docs/hearing-decisions.md, docs/partial-calls.md."""
+
+    accept: float = 0.5
+    """The classifier's bar for a call or shout at a segment's close."""
+    support: float = 0.02
+    """Under this from the classifier, the decoder's call or shout is not believed."""
+    early: float | None = 0.8
+    """The classifier's bar for a call or shout in a segment still open (None: never)."""
+    sure: float | None = 0.9
+    """From this on, a call or shout needs only :data:`SURE_VOICED_RUN` voiced steps."""
+    decide_at_pause: bool = True
+    """Whether a call or shout is decided at a short pause in a segment."""
+    pause_support: float = 0.15
+    """What the decoder's call decided at a pause needs from the classifier."""
+    pause_accept: float = 0.6
+    """The classifier's bar for a call or shout decided at a short pause."""
+    hang: float = 0.21
+    """Seconds of pause that close a segment in quiet."""
+    hang_noisy: float = 0.36
+    """Seconds of pause that close a segment in loud noise."""
+    max_outside: float = 0.12
+    """Seconds of voiced sound a phrase may leave outside it."""
+    suit_bar: float = 0.03
+    """What the suit check must give a card call's suit (see :meth:`Backed.suit_holds`)."""
+    partial_doubt: float = 0.2
+    """A partial call stands only if the classifier gives no full call this much."""
+    partial_span: float = 0.7
+    """Seconds a partial call's sound may last, at most."""
+    partial_outside: float = 0.03
+    """Seconds of voiced sound a partial call may leave outside it."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.name == "decide_at_pause":
+                v = bool(v)
+            elif v is not None:
+                v = float(v)
+            object.__setattr__(self, f.name, v)
+
+    def with_options(self, options: dict) -> Backing:
+        """These settings with those that ``options`` names taken out of it
+        (``options`` keeps the rest: settings of the decoder)."""
+        mine = {f.name: options.pop(f.name) for f in dataclasses.fields(self)
+                if f.name in options}
+        return dataclasses.replace(self, **mine) if mine else self
+
+
+#: The backing of PocketSphinx, the engine used unless a Vosk model is found.
+BACKING = Backing()
+
+#: The backing of Vosk: as PocketSphinx's, but partial calls are checked as
+#: they were before those settings were tuned (on PocketSphinx only).
+VOSK_BACKING = Backing(partial_span=1.0, partial_outside=0.12)
+
+
 class Backed:
     """The phrase classifier beside a decoder, for the engines whose streams are
     :class:`SegmentStream` s: it knows only the card calls and "goop" but hears
@@ -38,35 +100,23 @@ class Backed:
     classifier gives it ``sure`` or more. A card call, whoever found it, must
     end with its suit word as the suit check hears it (``suits``: True for
     the one in models/, a path, a loaded one, or False for none; it must give
-    the suit ``suit_bar`` or more, see :meth:`suit_holds`). ``hang``,
-    ``hang_noisy``: the segmenter's pauses that close a segment in quiet and
-    in loud noise; ``max_outside``: seconds of voiced sound a phrase may leave
-    outside it."""
+    the suit ``suit_bar`` or more, see :meth:`suit_holds`). These settings
+    are the engine's ``backing`` (:class:`Backing`)."""
 
     name = "backed"
     rate = 16000
     grammar: Grammar
 
-    def _back(self, classifier: PhraseClassifier | str | bool = True, accept: float = 0.5,
-              support: float = 0.02, early: float | None = 0.8, sure: float | None = 0.9,
-              decide_at_pause: bool = True, pause_support: float = 0.15,
-              pause_accept: float = 0.6, hang: float = 0.21, hang_noisy: float = 0.36,
-              max_outside: float = 0.12, suits: SuitCheck | str | bool = True,
-              suit_bar: float = 0.03, partial_doubt: float = 0.2,
-              partial_span: float = 1.0, partial_outside: float = 0.12) -> None:
+    def _back(self, classifier: PhraseClassifier | str | bool, suits: SuitCheck | str | bool,
+              backing: Backing) -> None:
+        """Load the classifier and the suit check (see :class:`Backed`) and keep
+        ``backing``, the settings that say when each is believed."""
+        self.backing = backing
         self.classifier = self._load_classifier(classifier)
         #: The kind of each of the classifier's phrases in this grammar (None: not in it).
         self.phrase_kinds = {} if self.classifier is None else {
             name: getattr(self.grammar.match(name), "kind", None)
             for name in self.classifier.classes}
-        self.accept, self.support = float(accept), float(support)
-        self.early = None if early is None else float(early)
-        self.sure = None if sure is None else float(sure)
-        self.decide_at_pause = bool(decide_at_pause)
-        self.pause_support = float(pause_support)
-        self.pause_accept = float(pause_accept)
-        self.hang, self.hang_noisy = float(hang), float(hang_noisy)
-        self.max_outside = max_outside
         if not any(k in ("call", "shout") for k in self.phrase_kinds.values()):
             # None of its phrases is one of this grammar's calls or shouts.
             self.classifier, self.phrase_kinds = None, {}
@@ -78,9 +128,6 @@ class Backed:
                     SuitCheck.load(None if suits is True else suits)
             except ClassifierError as e:
                 raise EngineError(str(e)) from None
-        self.suit_bar = float(suit_bar)
-        self.partial_doubt, self.partial_span = float(partial_doubt), float(partial_span)
-        self.partial_outside = float(partial_outside)
 
     def partial_holds(self, probs: dict[str, float] | None, span: float) -> bool:
         """Whether a partial call the decoder found may
@@ -89,10 +136,12 @@ class Backed:
         the caller checks), and the
         classifier (``probs``) gives no full call or shout ``partial_doubt``
         or more (a call whose suit sank under noise is no miscall)."""
-        if span > self.partial_span:
+        if span > self.backing.partial_span:
             return False
-        return probs is None or max(
-            (v for name, v in probs.items() if name != OTHER), default=0.0) < self.partial_doubt
+        if probs is None:
+            return True
+        doubt = max((v for name, v in probs.items() if name != OTHER), default=0.0)
+        return doubt < self.backing.partial_doubt
 
     def suit_holds(self, said: str, kind: str, samples: np.ndarray, end: float) -> bool:
         """Whether a call ``said`` that ends ``end`` seconds into ``samples``
@@ -102,7 +151,7 @@ class Backed:
         it), or with no suit check, holds."""
         if self.suits is None or kind != "call":
             return True
-        return self.suits.probability(said, samples, end, self.rate) >= self.suit_bar
+        return self.suits.probability(said, samples, end, self.rate) >= self.backing.suit_bar
 
     def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
                probs: dict[str, float] | None = None
@@ -155,7 +204,7 @@ class Backed:
     def min_voiced_run(self, q: float) -> int:
         """How many voiced 10 ms steps in a row a call or shout needs when the
         classifier gives it probability ``q`` (see :data:`SURE_VOICED_RUN`)."""
-        if self.sure is not None and q >= self.sure:
+        if self.backing.sure is not None and q >= self.backing.sure:
             return SURE_VOICED_RUN
         return MIN_VOICED_RUN
 
@@ -163,5 +212,5 @@ class Backed:
         """Whether the classifier all but rules out the phrase ``said`` (its
         probability in ``probs`` is under ``support``): the decoder's finding
         it does not count."""
-        return probs is not None and said in probs and probs[said] < self.support
+        return probs is not None and said in probs and probs[said] < self.backing.support
 

@@ -3,6 +3,7 @@ loops, and the writer of its small dictionary."""
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import numpy as np
 from referee.hearing import checks
 from referee.hearing.classifier import PhraseClassifier
 from referee.hearing.denoise import subtract as subtract_noise
-from referee.hearing.engine.backing import Backed
+from referee.hearing.engine.backing import BACKING, Backed, Backing
 from referee.hearing.engine.base import DEFAULT_KINDS, EngineError
 from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.features import HOP
@@ -50,7 +51,8 @@ class PocketSphinx(Backed):
     shout the classifier gives less than ``support`` is not believed. A call
     or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
     :data:`SURE_VOICED_RUN` when the classifier gives it ``sure`` or more.
-    Undo, new game and end (the commands said only as "referee ...") count
+    (Those bars are the settings of ``backing``, a :class:`Backing`; each may
+    also be given by name.) Undo, new game and end (the commands said only as "referee ...") count
     only if what follows "referee" fits a command's ending better than
     ``reject_addressed`` against a free phone loop (see
     :meth:`_addressed_score`): talk addressed to the referee is not one of them.
@@ -69,21 +71,19 @@ class PocketSphinx(Backed):
 
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
                  dither: float | None = 38.0, garbage: float = 0.0, fillers: int = 0,
-                 decoys: bool = True, chatter_weight: float = 1.0, max_outside: float = 0.12,
+                 decoys: bool = True, chatter_weight: float = 1.0,
                  reject: float | None = -17.0, reject_command: float | None = -20.0,
                  reject_addressed: float | None = -8.0,
-                 max_pause: int = 10, hang: float = 0.21,
-                 hang_noisy: float = 0.36, denoise: float | None = 1.0,
+                 max_pause: int = 10, denoise: float | None = 1.0,
                  classifier: PhraseClassifier | str | bool = True,
-                 accept: float = 0.5, support: float = 0.02, early: float | None = 0.8,
-                 sure: float | None = 0.9, decide_at_pause: bool = True,
-                 pause_support: float = 0.15, pause_accept: float = 0.6,
-                 suits: SuitCheck | str | bool = True, suit_bar: float = 0.03,
-                 partial_doubt: float = 0.2, partial_span: float = 0.7,
-                 partial_outside: float = 0.03, reject_partial: float | None = -17.0,
+                 suits: SuitCheck | str | bool = True, backing: Backing = BACKING,
+                 reject_partial: float | None = -17.0,
                  reject_of: float | None = -2.5,
                  partial_agree: bool = True,
                  **options) -> None:
+        # Any of the backing's settings may be given by name ("early=0.99");
+        # the other options are the decoder's (lw, topn...).
+        backing = backing.with_options(options)
         try:
             from pocketsphinx import Decoder, get_model_path
         except ImportError as e:  # pragma: no cover - a broken install
@@ -94,7 +94,8 @@ class PocketSphinx(Backed):
         if self.plays:
             # Nothing is decided before the segment ends (no race needs the speed), and
             # a pause in a two-card block does not end it.
-            early, decide_at_pause, hang = None, False, max(hang, 0.45)
+            backing = dataclasses.replace(backing, early=None, decide_at_pause=False,
+                                          hang=max(backing.hang, 0.45))
         base = Path(model) if model else Path(get_model_path()) / "en-us"
         hmm = base / "en-us" if (base / "en-us").is_dir() else base
         dic = base / "cmudict-en-us.dict"
@@ -149,9 +150,7 @@ class PocketSphinx(Backed):
         self._Decoder = Decoder
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
-        self._back(classifier, accept, support, early, sure, decide_at_pause, pause_support,
-                   pause_accept, hang, hang_noisy, max_outside, suits, suit_bar,
-                   partial_doubt, partial_span, partial_outside)
+        self._back(classifier, suits, backing)
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its

@@ -26,26 +26,26 @@ class SegmentStream:
     While a segment is still open (the segmenter waits for the speech to stop,
     which in babble or clatter can be a second or more after a call), the
     classifier looks at what has come so far every ``EARLY_STEP`` seconds; when
-    it is sure (``engine.early``) of a call or shout, that is reported at once
+    it is sure (``engine.backing.early``) of a call or shout, that is reported at once
     and the rest of the segment is not decoded again.
 
-    In loud noise the segmenter waits longer (``engine.hang_noisy``) before it
+    In loud noise the segmenter waits longer (``engine.backing.hang_noisy``) before it
     closes a segment, so that a call whose weak parts sink under the noise is
     not cut in two. Once a pause there is as long as one that closes a segment
-    in quiet (``settle``, ``engine.hang``), the classifier's bar is the one at
-    a close (``engine.accept``): a call it is that sure of is reported then,
+    in quiet (``settle``, ``engine.backing.hang``), the classifier's bar is the one at
+    a close (``engine.backing.accept``): a call it is that sure of is reported then,
     as the shorter wait would have, and talk after the pause does not bury
     it. With no pause at all (talk or babble straight after the call), a call
     the classifier has held at that bar look after look for ``STEADY``
     seconds is reported too, ending where it began to hold it.
 
     A call need not wait for its segment to close at all
-    (``engine.decide_at_pause``): at a pause of ``QUICK_PAUSE`` seconds, in
+    (``engine.backing.decide_at_pause``): at a pause of ``QUICK_PAUSE`` seconds, in
     quiet or in noise, what has come so far is decided as at a close, with the
-    classifier's bar at ``engine.pause_accept``, and once more at a pause as long as
+    classifier's bar at ``engine.backing.pause_accept``, and once more at a pause as long as
     ``settle`` in a segment that noise holds open, with the bar of a close.
     Only calls and shouts are decided so, and PocketSphinx's only when the
-    classifier gives them at least ``engine.pause_support``: a prefix of
+    classifier gives them at least ``engine.backing.pause_support``: a prefix of
     longer talk ("four of my friends") is read as a call more readily than
     the whole, and commands found at pauses were wrong one time in three.
     Anything else waits for the close.
@@ -85,14 +85,15 @@ class SegmentStream:
     would stretch its end (the judge orders races by ends)."""
     STEADY = 0.3
     """Seconds of audio over which the classifier has held one call or shout
-    at the bar of a close (``engine.accept``), look after look, before it is
+    at the bar of a close (``engine.backing.accept``), look after look, before it is
     believed at that bar in a segment still open."""
 
     def __init__(self, engine: Backed, start: float, channel: int, player: str | None,
                  source: str) -> None:
         self.engine = engine
         self.start, self.channel, self.player, self.source = start, channel, player, source
-        self.segmenter = Segmenter(engine.rate, hang=engine.hang, hang_noisy=engine.hang_noisy)
+        self.segmenter = Segmenter(engine.rate, hang=engine.backing.hang,
+                                   hang_noisy=engine.backing.hang_noisy)
         self._mark = start
         self._decided: int | None = None  # first sample of the open segment already reported
         self._looked = 0  # samples consumed at the last early look
@@ -101,7 +102,7 @@ class SegmentStream:
         # (segment's first sample, phrase, samples consumed when it began to
         # lead at the accept bar), or None
         self._leader: tuple[int, str, int] | None = None
-        self.settle = engine.hang
+        self.settle = engine.backing.hang
         # (segment, pause, stage: 1 at QUICK_PAUSE, 2 at settle) last decided at
         self._paused: tuple[int, int, int] | None = None
         # how long the open segment has been without voice (VOICELESS), and
@@ -136,7 +137,7 @@ class SegmentStream:
     def _track_voicing(self) -> None:
         """Keep ``_voicing`` up with the open segment (see :meth:`_at_pause`)."""
         sg = self.segmenter
-        if not self.VOICELESS or not self.engine.decide_at_pause or not sg.in_speech \
+        if not self.VOICELESS or not self.engine.backing.decide_at_pause or not sg.in_speech \
                 or self._decided == sg.current_first:
             return
         if self._voicing_of != sg.current_first:
@@ -150,7 +151,7 @@ class SegmentStream:
         """At a pause in an open segment: the decision of a close on what has
         come so far, for calls and shouts only (see :meth:`_decode`), once
         when the pause is ``QUICK_PAUSE`` long (the classifier's bar then is
-        ``engine.pause_accept``) and once more, in a segment that noise holds
+        ``engine.backing.pause_accept``) and once more, in a segment that noise holds
         open, when it is as long as one that closes a segment in quiet
         (``settle``; the bar of a close). A stretch without a voice
         ``VOICELESS_PAUSE`` long is such a pause too (``VOICELESS``), though
@@ -159,7 +160,8 @@ class SegmentStream:
         the latest. One found is reported (and the segment decided); anything
         else waits for the close."""
         sg, rate, eng = self.segmenter, self.engine.rate, self.engine
-        if not eng.decide_at_pause or not sg.in_speech or self._decided == sg.current_first:
+        if not eng.backing.decide_at_pause or not sg.in_speech \
+                or self._decided == sg.current_first:
             return []
         run = sg.silent_run * sg.frame
         stage = 2 if run >= self.settle * rate else 1 if run >= self.QUICK_PAUSE * rate else 0
@@ -185,7 +187,7 @@ class SegmentStream:
         seg = Segment(np.concatenate(sg.current)[:kept], sg.current_first,
                       max(sg.current_first, sg.current_speech))
         out = self._decode(seg, pause=True,
-                           accept=eng.pause_accept if stage == 1 else eng.accept)
+                           accept=eng.backing.pause_accept if stage == 1 else eng.backing.accept)
         if out:
             self._decided = sg.current_first
         if latest is not None:
@@ -206,7 +208,7 @@ class SegmentStream:
 
     def _early(self) -> list[Utterance]:
         eng, sg, rate = self.engine, self.segmenter, self.engine.rate
-        if eng.classifier is None or eng.early is None or not sg.in_speech \
+        if eng.classifier is None or eng.backing.early is None or not sg.in_speech \
                 or self._decided == sg.current_first \
                 or sg.consumed - sg.current_speech < self.EARLY_MIN * rate \
                 or sg.consumed - self._looked < self.EARLY_STEP * rate:
@@ -216,16 +218,17 @@ class SegmentStream:
         frames = self._raw_frames(sg.current_first, x)
         skip = max(0, len(frames) - int(self.EARLY_WINDOW * 100))
         best, q, _ = eng.classify(feats=normalise(frames[skip:]))
-        if best == OTHER or q < eng.accept:
+        if best == OTHER or q < eng.backing.accept:
             self._leader = None
         elif self._leader is None or self._leader[:2] != (sg.current_first, best):
             self._leader = (sg.current_first, best, sg.consumed)
         steady = self._leader is not None and \
             sg.consumed - self._leader[2] >= self.STEADY * rate
         settled = sg.silent_run * sg.frame >= self.settle * rate
-        if best == OTHER or q < (min(eng.early, eng.accept) if settled or steady else eng.early):
+        cfg = eng.backing
+        if best == OTHER or q < (min(cfg.early, cfg.accept) if settled or steady else cfg.early):
             return []
-        if steady and q < eng.early:
+        if steady and q < eng.backing.early:
             # It had heard the whole call when it began to hold it: the call
             # ends before that, not where the talk after it does.
             x = x[:self._leader[2] - sg.current_first]
@@ -283,10 +286,10 @@ class SegmentStream:
         shouts must pass the checks and not be ones the classifier all but
         rules out. ``pause``: the segment so far, at a pause in it (see
         :meth:`_at_pause`): only calls and shouts, and PocketSphinx's only when
-        the classifier gives them ``engine.pause_support`` or more.
-        ``accept``: the classifier's bar (default ``engine.accept``)."""
+        the classifier gives them ``engine.backing.pause_support`` or more.
+        ``accept``: the classifier's bar (default ``engine.backing.accept``)."""
         eng, rate = self.engine, self.engine.rate
-        accept = eng.accept if accept is None else accept
+        accept = eng.backing.accept if accept is None else accept
         t0 = self.start + seg.first / rate
         probs = None
         if eng.classifier is not None:
@@ -303,7 +306,7 @@ class SegmentStream:
                         return read
                 if u:
                     return u
-        bar = eng.pause_support if pause and probs is not None else None
+        bar = eng.backing.pause_support if pause and probs is not None else None
         if bar is not None and max(v for name, v in probs.items() if name != OTHER) < bar:
             return []
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
@@ -315,8 +318,8 @@ class SegmentStream:
         start, end = float(t0 + a), float(t0 + b)
         said = " ".join(w for w, _, _ in words)
         m = eng.grammar.match(said)
-        outside = eng.partial_outside if m is not None and m.kind == "partial" \
-            else eng.max_outside
+        outside = eng.backing.partial_outside if m is not None and m.kind == "partial" \
+            else eng.backing.max_outside
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
                 or checks.speech_outside(seg.samples, rate, a, b) > outside \
                 or (m.kind in ("call", "shout", "partial") and not self._voiced(

@@ -12,10 +12,11 @@ import numpy as np
 from referee.core.events import Utterance
 from referee.hearing.classifier import PhraseClassifier
 from referee.hearing.engine import base
-from referee.hearing.engine.backing import Backed
+from referee.hearing.engine.backing import VOSK_BACKING, Backed, Backing
 from referee.hearing.engine.base import DEFAULT_KINDS, EngineError, _as_int16
 from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.grammar import Grammar
+from referee.hearing.suits import SuitCheck
 
 class Vosk(Backed):
     """Vosk (Kaldi) with a phrase-list grammar and ``[unk]``.
@@ -39,7 +40,8 @@ class Vosk(Backed):
 
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
                  min_confidence: float = 0.6, classifier: PhraseClassifier | str | bool = True,
-                 **backing) -> None:
+                 suits: SuitCheck | str | bool = True, backing: Backing = VOSK_BACKING,
+                 **settings) -> None:
         path = find_vosk_model(model)
         if path is None:
             raise EngineError("no Vosk model found: give --model DIR, set REFEREE_VOSK_MODEL, "
@@ -66,7 +68,11 @@ class Vosk(Backed):
         self.min_confidence = min_confidence
         #: channel -> (its recogniser of segments, samples fed to it)
         self._recognisers: dict[int, tuple[object, int]] = {}
-        self._back(classifier, **backing)
+        options = dict(settings)
+        backing = backing.with_options(options)
+        if options:
+            raise TypeError(f"Vosk: unknown settings {', '.join(sorted(options))}")
+        self._back(classifier, suits, backing)
 
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> SegmentStream | VoskStream:
