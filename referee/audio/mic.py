@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
+from referee.core.errors import RefereeError
 
 
 #: Seconds of audio in each block a microphone delivers.
@@ -47,7 +48,7 @@ NO_INPUT_HINT = ("no sound card or audio server gives an input here. Is PulseAud
                  "recording instead")
 
 
-class MicError(ValueError):
+class MicError(RefereeError, ValueError):
     """A device or channel that cannot be used; the message says which and why."""
 
 

@@ -18,10 +18,12 @@ from typing import BinaryIO
 
 import numpy as np
 
+from referee.core.errors import RefereeError
+
 _PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE
 
 
-class AudioFileError(ValueError):
+class AudioFileError(RefereeError, ValueError):
     """A file that is not a WAV this module can read; the message names it."""
 
     def __init__(self, path: str | os.PathLike, why: str) -> None:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.core.errors import RefereeError
 from referee.hearing.features import log_mel
 
 OTHER = "other"
@@ -49,7 +50,7 @@ def _blas_on_one_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
-class ClassifierError(ValueError):
+class ClassifierError(RefereeError, ValueError):
     """A phrase-classifier model file that cannot be used; names the file."""
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.audio.wav import resample, to_int16
+from referee.core.errors import RefereeError
 from referee.voice.voices import WAV_RATE, Audio
 
 
@@ -73,6 +74,11 @@ class _Timeline:
         return done
 
 
+class SinkError(RefereeError, ValueError):
+    """Somewhere announcements cannot go: not speakers, a .wav file or nothing,
+    or a file that cannot be written; the message names it."""
+
+
 class _WavSink:
     """One mono 16-bit WAV; audio is written at its audio-clock position."""
 
@@ -81,8 +87,8 @@ class _WavSink:
         try:
             self._file = open(path, "wb")
         except OSError as e:
-            raise ValueError(f"cannot write the announcements to {os.fspath(path)!r}: "
-                             f"{e.strerror}") from None
+            raise SinkError(f"cannot write the announcements to {os.fspath(path)!r}: "
+                            f"{e.strerror}") from None
         self._w = wave.open(self._file, "wb")
         self._w.setnchannels(1)
         self._w.setsampwidth(2)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping
 
+from referee.core.errors import RefereeError
 from referee.core.events import COMMANDS, Asked, Call, Command, Deal
 from referee.core.judge import first_to_finish
 from referee.core.options import OptionError, check_known, tie_window_ms
@@ -239,7 +240,7 @@ TRANSITIONS = {
 }
 
 
-class StroopError(ValueError):
+class StroopError(RefereeError, ValueError):
     """An event the game cannot take (an unknown player, a deal out of order)."""
 
 

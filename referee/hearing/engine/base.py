@@ -9,6 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
+from referee.core.errors import RefereeError
 from referee.core.events import Utterance
 
 #: What transcription and listening listen for unless told otherwise.
@@ -17,7 +18,7 @@ DEFAULT_KINDS = ("call", "shout", "command", "partial")
 MODELS_DIR = Path(__file__).resolve().parents[3] / "models"
 
 
-class EngineError(ValueError):
+class EngineError(RefereeError, ValueError):
     """A recogniser that cannot be opened; the message says why and what to do."""
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from referee.audio import wav
 from referee.core.cards import full_deck
+from referee.core.errors import RefereeError
 from referee.lab.bench import mixing
 from referee.lab.bench.mixing import RATE
 
@@ -39,7 +40,7 @@ SNRS = ("clean", "20", "10", "5")
 NOISE_KINDS = mixing.NOISE_KINDS
 
 
-class CorpusError(RuntimeError):
+class CorpusError(RefereeError, RuntimeError):
     """The corpus could not be made (a TTS program missing or failing)."""
 
 
