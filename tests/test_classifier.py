@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
+from referee.core.events import CALLS_AND_SHOUTS
 from referee.lab.bench import mixing
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
@@ -53,7 +54,7 @@ def test_with_pocketsphinx_every_one_is_heard(speech, name):
     stream = recogniser("pocketsphinx").stream()
     x = segment(speech[name], 0.5, 0.8)
     got = stream.feed(x) + stream.close()
-    assert [u.said for u in got if u.kind in ("call", "shout")] == [SAID[name][1]], got
+    assert [u.said for u in got if u.kind in CALLS_AND_SHOUTS] == [SAID[name][1]], got
 
 
 def test_in_pink_noise_at_10_db(model, speech):

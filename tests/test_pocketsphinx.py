@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
+from referee.core.events import CALLS_AND_SHOUTS
 from referee.hearing.engine import PocketSphinx, open_recogniser
 from referee.hearing.grammar import Grammar
 from speech import corpus, mix_snr, pad, pink, recogniser, speech_bounds
@@ -121,7 +122,7 @@ def test_two_calls_in_one_stream_in_noise(ps, speech):
 @pytest.mark.parametrize("name", list(CHATTER))
 def test_chatter_never_becomes_a_card(ps, speech, name):
     got = run(ps.stream(), pad(speech[name], 0.5, 0.8))
-    assert not [u for u in got if u.kind in ("call", "shout")]
+    assert not [u for u in got if u.kind in CALLS_AND_SHOUTS]
 
 
 COMMAND_CHATTER = {
@@ -205,7 +206,7 @@ def test_card_table_clatter_alone_is_never_a_shout_or_a_card(ps):
     for seed in range(6):
         x = mixing.clatter(4 * 16000, mixing.rng_for(seed, "clatter")) * 0.1
         got = run(ps.stream(), x)
-        assert not [u for u in got if u.kind in ("call", "shout")], (seed, got)
+        assert not [u for u in got if u.kind in CALLS_AND_SHOUTS], (seed, got)
 
 
 @pytest.fixture(scope="session")
@@ -279,7 +280,7 @@ def near_misses(tmp_path_factory):
 def test_near_misses_and_chatter_with_card_words_are_rejected(ps, near_misses, name):
     got = run(ps.stream(), pad(near_misses[name], 0.5, 0.8))
     assert got, "the speech was not heard at all"
-    assert not [u for u in got if u.kind in ("call", "shout")], got
+    assert not [u for u in got if u.kind in CALLS_AND_SHOUTS], got
 
 
 def test_without_rejection_the_grammar_forces_a_card_on_chatter(near_misses):

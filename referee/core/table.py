@@ -423,7 +423,8 @@ class Table:
             text = self.announcer.say(v)
             if text:
                 self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
-            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw"):
+            if isinstance(v, stroop.RoundOver) and v.outcome in (
+                    stroop.RoundOutcome.WON, stroop.RoundOutcome.DRAW):
                 self._round_open_since = None
                 if self.deck is not None:
                     self._next_deal = self.now + self.options.deal_pause

@@ -36,6 +36,7 @@ makes calls count for nothing until **resume**. **end** ends the game.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -116,6 +117,49 @@ def _rank_word(card: Card) -> str:
 
 # --- Verdicts ------------------------------------------------------------------
 
+class CallOutcome(enum.StrEnum):
+    """What a call did: :attr:`CallJudged.outcome` (in the JSON, its value)."""
+
+    QUALIFIES = "qualifies"
+    """It names a card that fits the top card: it races for the round."""
+    MISCALL = "miscall"
+    """It names a card that does not fit."""
+    INACTIVE = "inactive"
+    """Its player was out for the rest of the round."""
+    LATE = "late"
+    """It came after the round was won, drawn or forfeited."""
+    PAUSED = "paused"
+    """The game was paused."""
+    NO_ROUND = "no-round"
+    """No card had been dealt yet, or the game had ended."""
+
+
+class RoundOutcome(enum.StrEnum):
+    """How a round ended: :attr:`RoundOver.outcome` (in the JSON, its value)."""
+
+    WON = "won"
+    """A player took the pile."""
+    DRAW = "draw"
+    """Calls tied on both completion and beginning: the pile stays."""
+    UNWON = "unwon"
+    """The next deal, or the end, came before any qualifying call."""
+
+
+class DecidedBy(enum.StrEnum):
+    """What decided a round: :attr:`RoundOver.decided_by` (in the JSON, its value)."""
+
+    ALONE = "alone"
+    """The winner's was the only qualifying call within reach."""
+    COMPLETION = "completion"
+    """The winner finished first, by more than the tie window."""
+    BEGINNING = "beginning"
+    """Calls finished together; the winner began first."""
+    FORFEIT = "forfeit"
+    """Two players: the other player miscalled."""
+    DRAW = "draw"
+    """Calls tied on both completion and beginning."""
+
+
 @dataclass(frozen=True)
 class CallJudged:
     """What one call did."""
@@ -123,7 +167,7 @@ class CallJudged:
     round: int
     """The round it belongs to; 0 for a call before the first deal."""
     call: Call
-    outcome: str
+    outcome: CallOutcome
     """``'qualifies'``, ``'miscall'``, ``'inactive'`` (an inactive player's call),
     ``'late'`` (after the round was won), ``'paused'`` or ``'no-round'``
     (before any deal, or after the end)."""
@@ -162,14 +206,14 @@ class RoundOver:
 
     round: int
     top: Card
-    outcome: str
+    outcome: RoundOutcome
     """``'won'``, ``'draw'`` or ``'unwon'`` (the next deal, or the end, came first)."""
     winner: str | None = None
     pile: int = 0
     """Cards the winner collected; 0 when no one did."""
     carried: int = 0
     """Cards left on the stake pile for the next round."""
-    decided_by: str | None = None
+    decided_by: DecidedBy | None = None
     """For a win: ``'alone'``, ``'completion'``, ``'beginning'`` or ``'forfeit'``;
     ``'draw'`` for a draw."""
     winning_call: Call | None = None
@@ -319,7 +363,8 @@ class StroopGame:
             out += self._flush()        # calls of this instant come before commands and deals
         self.now = t
         if self.ended:
-            return out + ([CallJudged(self.round, event, "no-round", "the game has ended")]
+            return out + ([CallJudged(self.round, event, CallOutcome.NO_ROUND,
+                                            "the game has ended")]
                           if isinstance(event, Call) else [])
         if isinstance(event, Call):
             self.pending.append(event)
@@ -420,14 +465,14 @@ class StroopGame:
         if self.phase == RACING:
             return self._settle_race()
         if self.phase == OPEN:
-            return [self._round_over("unwon")]
+            return [self._round_over(RoundOutcome.UNWON)]
         return []
 
     def _call(self, call: Call) -> list:
         if call.player not in self.scores:
             raise StroopError(f"unknown player {call.player!r}")
         if self.phase == WAITING:
-            return [CallJudged(0, call, "no-round", "no card has been dealt yet")]
+            return [CallJudged(0, call, CallOutcome.NO_ROUND, "no card has been dealt yet")]
         if self.phase == SETTLED:
             late_by, late_to = None, None
             if (self.won_by is not None and call.player not in self.inactive
@@ -435,11 +480,13 @@ class StroopGame:
                     and qualifies(call.said, self.top, self.match_cards.get(call.player))):
                 late_by = seconds(us(call.end) - us(self.won_by.end))
                 late_to = self.won_by.player
-            return [CallJudged(self.round, call, "late", self._too_late(call), late_by, late_to)]
+            return [CallJudged(self.round, call, CallOutcome.LATE, self._too_late(call),
+                               late_by, late_to)]
         if self.paused:
-            return [CallJudged(self.round, call, "paused", "the game is paused")]
+            return [CallJudged(self.round, call, CallOutcome.PAUSED, "the game is paused")]
         if call.player in self.inactive:
-            return [CallJudged(self.round, call, "inactive", f"{call.player} is out this round")]
+            return [CallJudged(self.round, call, CallOutcome.INACTIVE,
+                               f"{call.player} is out this round")]
         assert self.top is not None
         why = miscall_reason(call.said, self.top, self.match_cards.get(call.player))
         if why is None:
@@ -447,8 +494,9 @@ class StroopGame:
                 self.deadline = us(call.end) + self.options.window_us
             self.candidates.append(call)
             self._go("qualifying")
-            return [CallJudged(self.round, call, "qualifies", f"qualifies on {self.top.symbol}")]
-        return [CallJudged(self.round, call, "miscall", why)] + self._miscall(call)
+            return [CallJudged(self.round, call, CallOutcome.QUALIFIES,
+                               f"qualifies on {self.top.symbol}")]
+        return [CallJudged(self.round, call, CallOutcome.MISCALL, why)] + self._miscall(call)
 
     def _too_late(self, call: Call) -> str:
         if self.forfeited is not None:
@@ -466,7 +514,7 @@ class StroopGame:
         ):
             other = next(p for p in self.players if p != call.player)
             self._go("forfeit")
-            return [self._win(other, "forfeit", None, (), miscall=call)]
+            return [self._win(other, DecidedBy.FORFEIT, None, (), miscall=call)]
         if self.reset or call.player in self.miscalled:
             return []
         self.miscalled.add(call.player)
@@ -480,14 +528,16 @@ class StroopGame:
     def _settle_race(self) -> list:
         race = first_to_finish(self.candidates, self.options.tie_window)
         self._go("window-closed")
-        if race.decided_by == "draw":
+        if race.decided_by == DecidedBy.DRAW:
             tied = tuple(c.player for c in race.winners)
             self.decided.append((self.round, None, 0))
-            return [self._round_over("draw", decided_by="draw", rivals=race.winners, tied=tied)]
+            return [self._round_over(RoundOutcome.DRAW, decided_by=DecidedBy.DRAW,
+                                     rivals=race.winners, tied=tied)]
         call = race.winners[0]
-        return [self._win(call.player, race.decided_by, call, race.rivals, race.margin_us)]
+        return [self._win(call.player, DecidedBy(race.decided_by), call, race.rivals,
+                          race.margin_us)]
 
-    def _win(self, player: str, decided_by: str, call: Call | None, rivals: tuple,
+    def _win(self, player: str, decided_by: DecidedBy, call: Call | None, rivals: tuple,
              margin_us: int | None = None, miscall: Call | None = None) -> RoundOver:
         won = self.pile
         self.won_by = call
@@ -495,11 +545,11 @@ class StroopGame:
         self.decided.append((self.round, player, won))
         self.scores[player] += won
         self.pile = 0
-        return self._round_over("won", winner=player, won=won, decided_by=decided_by,
+        return self._round_over(RoundOutcome.WON, winner=player, won=won, decided_by=decided_by,
                                 call=call, rivals=rivals, margin_us=margin_us, miscall=miscall)
 
-    def _round_over(self, outcome: str, winner: str | None = None, won: int = 0,
-                    decided_by: str | None = None, call: Call | None = None,
+    def _round_over(self, outcome: RoundOutcome, winner: str | None = None, won: int = 0,
+                    decided_by: DecidedBy | None = None, call: Call | None = None,
                     rivals: tuple = (), tied: tuple = (), margin_us: int | None = None,
                     miscall: Call | None = None) -> RoundOver:
         assert self.top is not None

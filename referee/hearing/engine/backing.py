@@ -7,6 +7,7 @@ import dataclasses
 
 import numpy as np
 
+from referee.core.events import CALLS_AND_SHOUTS
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine.base import EngineError
 from referee.hearing.grammar import Grammar
@@ -117,7 +118,7 @@ class Backed:
         self.phrase_kinds = {} if self.classifier is None else {
             name: getattr(self.grammar.match(name), "kind", None)
             for name in self.classifier.classes}
-        if not any(k in ("call", "shout") for k in self.phrase_kinds.values()):
+        if not any(k in CALLS_AND_SHOUTS for k in self.phrase_kinds.values()):
             # None of its phrases is one of this grammar's calls or shouts.
             self.classifier, self.phrase_kinds = None, {}
         #: The suit check (see :mod:`.suits`), beside the classifier.
@@ -175,7 +176,7 @@ class Backed:
         """The phrase classifier (``True``: the one in models/), or None when
         it is turned off or there are no calls or shouts to listen for."""
         if classifier is False or classifier is None \
-                or not self.grammar.kinds & {"call", "shout"}:
+                or not self.grammar.kinds & CALLS_AND_SHOUTS:
             return None
         if isinstance(classifier, PhraseClassifier):
             return classifier
@@ -194,7 +195,7 @@ class Backed:
         p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
         probs: dict[str, float] = {OTHER: 0.0}
         for name, q in zip(c.classes, p):
-            if self.phrase_kinds.get(name) in ("call", "shout"):
+            if self.phrase_kinds.get(name) in CALLS_AND_SHOUTS:
                 probs[name] = float(q)
             else:
                 probs[OTHER] += float(q)

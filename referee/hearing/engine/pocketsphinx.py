@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.core.events import CALLS_AND_SHOUTS, UtteranceKind
 from referee.hearing import checks
 from referee.hearing.classifier import PhraseClassifier
 from referee.hearing.denoise import subtract as subtract_noise
@@ -26,6 +27,10 @@ GARBAGE_PREFIX = "phone_"
 
 #: The word that addresses a command to the referee ("referee undo").
 ADDRESS = "referee"
+
+#: The kinds held to ``reject`` against the phone loop: the calls, shouts and
+#: GOPS's and soccer's card phrases.
+_CARD_KINDS = CALLS_AND_SHOUTS | {UtteranceKind.BID, UtteranceKind.PRIZE, UtteranceKind.PLAY}
 
 
 class PocketSphinx(Backed):
@@ -104,7 +109,7 @@ class PocketSphinx(Backed):
                               "cmudict-en-us.dict)")
         # Decoys sound like cards and "goop": listening for numbers only, they
         # just steal numbers ("four" -> "four of"), so they go with those kinds.
-        decoys = bool(decoys) and bool(self.grammar.kinds & {"call", "shout"})
+        decoys = bool(decoys) and bool(self.grammar.kinds & CALLS_AND_SHOUTS)
         self.fillers, self.decoys, self.chatter_weight = int(fillers), decoys, chatter_weight
         needed = set(self.grammar.words)
         if fillers:
@@ -248,12 +253,12 @@ class PocketSphinx(Backed):
         score, reject = None, None
         if doubted and (m is None or m.kind == "partial"):
             return text, words, 0.0
-        if m is not None and m.kind in ("call", "shout") and self.ruled_out(m.said, probs):
+        if m is not None and m.kind in CALLS_AND_SHOUTS and self.ruled_out(m.said, probs):
             return text, words, 0.0
         if m is not None:
             # GOPS's bids and prizes too: on its tuning voices, table talk taken for one 9 -> 4 of 32
             reject = self.reject_command if m.kind == "command" else \
-                self.reject if m.kind in ("call", "shout", "bid", "prize", "play") else \
+                self.reject if m.kind in _CARD_KINDS else \
                 self.reject_partial if m.kind == "partial" else None
         if reject is not None:
             score = self._phone_loop(d, pcm)

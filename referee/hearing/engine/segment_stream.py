@@ -8,13 +8,17 @@ import dataclasses
 
 import numpy as np
 
-from referee.core.events import Utterance
+from referee.core.events import CALLS_AND_SHOUTS, Utterance, UtteranceKind
 from referee.hearing import checks
 from referee.hearing.classifier import OTHER
 from referee.hearing.engine.backing import Backed
 from referee.hearing.engine.base import _as_int16
 from referee.hearing.features import HOP, WINDOW, normalise, raw_log_mel
 from referee.hearing.segmenter import Segment, Segmenter
+
+#: The kinds that must be voiced (see :meth:`Backed.min_voiced_run`): every
+#: word of a call, a shout or a partial call has a vowel.
+VOICED_KINDS = CALLS_AND_SHOUTS | {UtteranceKind.PARTIAL}
 
 #: dB under its loudest 10 ms where a phrase the classifier heard begins and ends.
 CLASSIFIED_SPAN_DB = 25.0
@@ -322,13 +326,13 @@ class SegmentStream:
             else eng.backing.max_outside
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
                 or checks.speech_outside(seg.samples, rate, a, b) > outside \
-                or (m.kind in ("call", "shout", "partial") and not self._voiced(
+                or (m.kind in VOICED_KINDS and not self._voiced(
                     seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)) \
                 or (m.kind == "partial" and not eng.partial_holds(probs, b - a)) \
                 or not eng.suit_holds(m.said, m.kind, seg.samples, b):
             return [] if pause else [Utterance("unknown", said, start, end, 0.0, self.channel,
                                                self.player, self.source)]
-        if pause and (m.kind not in ("call", "shout")
+        if pause and (m.kind not in CALLS_AND_SHOUTS
                       or (bar is not None and probs.get(m.said, 0.0) < bar)):
             return []
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,

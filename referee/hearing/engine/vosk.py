@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.core.events import Utterance
+from referee.core.events import CALLS_AND_SHOUTS, Utterance
 from referee.hearing.classifier import PhraseClassifier
 from referee.hearing.engine import base
 from referee.hearing.engine.backing import VOSK_BACKING, Backed, Backing
@@ -111,7 +111,7 @@ class Vosk(Backed):
         conf = min(float(w.get("conf", 1.0)) for w in found)
         m = self.grammar.match(text)
         if "[unk]" in text.split() or conf < self.min_confidence \
-                or (m is not None and m.kind in ("call", "shout") and self.ruled_out(m.said, probs)):
+                or (m is not None and m.kind in CALLS_AND_SHOUTS and self.ruled_out(m.said, probs)):
             return text, words, 0.0
         return text, words, conf
 
