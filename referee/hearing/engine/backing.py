@@ -214,4 +214,3 @@ class Backed:
         probability in ``probs`` is under ``support``): the decoder's finding
         it does not count."""
         return probs is not None and said in probs and probs[said] < self.backing.support
-

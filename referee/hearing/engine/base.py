@@ -48,4 +48,3 @@ def _as_int16(samples: np.ndarray) -> np.ndarray:
     if a.dtype != np.int16:
         raise TypeError(f"recogniser streams take int16 samples, not {a.dtype}")
     return a.reshape(-1)
-

@@ -407,4 +407,3 @@ def _write_dictionary(full: Path, words: set[str], out: Path,
                     name = word if len(said) == 1 else f"{word}({len(said)})"
                     dst.write(f"{name} {pron}\n")
     return found
-

@@ -337,4 +337,3 @@ class SegmentStream:
             return []
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
                           self.source)]
-

@@ -192,4 +192,3 @@ def find_vosk_model(model: str | None = None) -> Path | None:
                 if is_model(p):
                     return p
     return None
-
