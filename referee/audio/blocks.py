@@ -82,7 +82,7 @@ class AudioSource(Protocol):
 
 
 class PlayersError(RefereeError, ValueError):
-    """Player names that are empty, repeated, or not one a channel."""
+    """Player names that are empty, repeated, or not one per channel."""
 
 
 def parse_players(text: str | None, count: int | None = None) -> list[str | None]:
