@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.audio.wav import read_wav, resample, write_wav
+from referee.audio.wav import read_wav, resample, to_int16, write_wav
 
 #: voice name -> engine; espeak-ng voices take '+variant'.
 VOICES = {
@@ -95,6 +95,26 @@ def speech_bounds(x: np.ndarray, rate: int = 16000, rel_db: float = -25.0) -> tu
 _CACHE: dict = {}
 
 
+def cached(key, make):
+    """One object per ``key`` for the whole test session, made by ``make()``
+    the first time it is asked for."""
+    if key not in _CACHE:
+        _CACHE[key] = make()
+    return _CACHE[key]
+
+
+def feed(stream, x: np.ndarray, block: int = 1600, timed: bool = False, rate: int = 16000):
+    """Feed ``x`` (float in [-1, 1], or int16) to a recogniser ``stream`` in
+    blocks of ``block`` samples, then close it: everything it heard, in order.
+    ``timed``: as (seconds of audio fed when it came out, utterance)."""
+    pcm = to_int16(x)
+    got = []
+    for i in range(0, len(pcm), block):
+        got += [((i + block) / rate, u) for u in stream.feed(pcm[i:i + block])]
+    got += [(len(pcm) / rate, u) for u in stream.close()]
+    return got if timed else [u for _, u in got]
+
+
 def corpus(directory: Path, phrases: dict[str, str]) -> dict[str, np.ndarray]:
     """name -> float32 16 kHz speech, for ``{name: 'voice|text'}``, synthesised once
     per test session (kept in ``directory``)."""
@@ -111,7 +131,5 @@ def corpus(directory: Path, phrases: dict[str, str]) -> dict[str, np.ndarray]:
 def recogniser(engine: str = "pocketsphinx", **kw):
     """One loaded recogniser per engine and options for the whole session."""
     from referee.hearing.engine import open_recogniser
-    key = ("rec", engine, tuple(sorted(kw.items())))
-    if key not in _CACHE:
-        _CACHE[key] = open_recogniser(engine, **kw)
-    return _CACHE[key]
+    return cached(("rec", engine, tuple(sorted(kw.items()))),
+                  lambda: open_recogniser(engine, **kw))

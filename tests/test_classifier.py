@@ -5,11 +5,12 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
+from referee.core.events import CALLS_AND_SHOUTS
 from referee.lab.bench import mixing
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
 from referee.hearing.features import N_MELS, log_mel
-from speech import corpus, mix_snr, pad, pink, recogniser, speech_bounds
+from speech import corpus, feed, mix_snr, pad, pink, recogniser, speech_bounds
 
 SAID = {
     "qh": ("flite:slt|queen of hearts", "queen of hearts"),
@@ -53,7 +54,7 @@ def test_with_pocketsphinx_every_one_is_heard(speech, name):
     stream = recogniser("pocketsphinx").stream()
     x = segment(speech[name], 0.5, 0.8)
     got = stream.feed(x) + stream.close()
-    assert [u.said for u in got if u.kind in ("call", "shout")] == [SAID[name][1]], got
+    assert [u.said for u in got if u.kind in CALLS_AND_SHOUTS] == [SAID[name][1]], got
 
 
 def test_in_pink_noise_at_10_db(model, speech):
@@ -112,15 +113,6 @@ def chatter(tmp_path_factory):
     })
 
 
-def feed_blocks(stream, x, block=1600):
-    """(audio seconds fed when it came out, utterance) for everything heard."""
-    pcm = to_int16(x)
-    got = []
-    for i in range(0, len(pcm), block):
-        got += [((i + block) / 16000, u) for u in stream.feed(pcm[i:i + block])]
-    return got + [(len(pcm) / 16000, u) for u in stream.close()]
-
-
 def test_a_call_in_running_chatter_is_reported_before_the_chatter_stops(speech, chatter):
     # Talk goes on right after the call: the segment stays open until it stops,
     # but the classifier is sure of the call long before.
@@ -129,7 +121,7 @@ def test_a_call_in_running_chatter_is_reported_before_the_chatter_stops(speech, 
     x = np.concatenate([np.zeros(8000), call, talk, np.zeros(16000)]).astype(np.float32)
     start_of_call, end_of_call = (0.5 + t for t in speech_bounds(call))
     stream = recogniser("pocketsphinx").stream()
-    got = feed_blocks(stream, x)
+    got = feed(stream, x, timed=True)
     calls = [(t, u) for t, u in got if u.kind == "call"]
     assert [u.said for _, u in calls] == ["seven of clubs"]
     t, u = calls[0]
@@ -168,7 +160,7 @@ def test_in_noise_a_pause_that_would_end_a_segment_in_quiet_settles_it(speech, c
     engine = PocketSphinx(early=0.99)
     stream = engine.stream()
     stream.QUICK_PAUSE = 10.0
-    got = [(t, u) for t, u in feed_blocks(stream, x) if u.kind == "call"]
+    got = [(t, u) for t, u in feed(stream, x, timed=True) if u.kind == "call"]
     assert [u.said for _, u in got] == ["two of diamonds"]
     assert got[0][0] < end_of_call + 0.5
     # Without it (the bar stays at 0.99 until the segment closes, after the
@@ -177,7 +169,7 @@ def test_in_noise_a_pause_that_would_end_a_segment_in_quiet_settles_it(speech, c
     late = engine.stream()
     late.settle = late.STEADY = late.QUICK_PAUSE = 10.0
     late.VOICELESS = False
-    got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
+    got = [(t, u) for t, u in feed(late, x, timed=True) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + talk_seconds]
 
 
@@ -193,12 +185,12 @@ def test_in_noise_pocketsphinx_decides_at_a_pause_that_would_end_a_segment_in_qu
     for quick in (engine.stream().QUICK_PAUSE, 10.0):
         stream = engine.stream()
         stream.QUICK_PAUSE = quick
-        got = [(t, u) for t, u in feed_blocks(stream, x) if u.kind == "call"]
+        got = [(t, u) for t, u in feed(stream, x, timed=True) if u.kind == "call"]
         assert [u.said for _, u in got] == ["two of diamonds"]
         assert got[0][0] < end_of_call + 0.5
         assert abs(got[0][1].end - end_of_call) < 0.15
     late = PocketSphinx(classifier=False, decide_at_pause=False).stream()
-    got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
+    got = [(t, u) for t, u in feed(late, x, timed=True) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + talk_seconds]
 
 
@@ -211,7 +203,8 @@ def test_in_quiet_a_call_is_decided_at_a_short_pause_before_its_segment_closes(s
     after = {}
     for decide in (True, False):
         engine = PocketSphinx(classifier=False, decide_at_pause=decide)
-        got = [(t, u) for t, u in feed_blocks(engine.stream(), x, block=800) if u.kind == "call"]
+        got = [(t, u) for t, u in feed(engine.stream(), x, block=800, timed=True)
+               if u.kind == "call"]
         assert [u.said for _, u in got] == ["two of diamonds"]
         after[decide] = got[0][0] - end_of_call
     # (0.09 s sooner, give or take a block: the blocks here are 50 ms)
@@ -230,7 +223,7 @@ def test_a_call_the_classifier_holds_steadily_is_reported_while_talk_runs_on(spe
     x = mix_snr(x, np.random.default_rng(5).normal(0, 0.1, len(x)).astype(np.float32), 15)
     end_of_call = 1.5 + len(call) / 16000
     engine = PocketSphinx(early=0.99)
-    got = [(t, u) for t, u in feed_blocks(engine.stream(), x) if u.kind == "call"]
+    got = [(t, u) for t, u in feed(engine.stream(), x, timed=True) if u.kind == "call"]
     assert [u.said for _, u in got] == ["two of diamonds"]
     assert got[0][0] < end_of_call + 0.6
     assert abs(got[0][1].end - end_of_call) < 0.3
@@ -239,7 +232,7 @@ def test_a_call_the_classifier_holds_steadily_is_reported_while_talk_runs_on(spe
     # segment reaches its length limit part-way through it).
     late = engine.stream()
     late.STEADY = late.QUICK_PAUSE = 10.0
-    got = [(t, u) for t, u in feed_blocks(late, x) if u.kind == "call"]
+    got = [(t, u) for t, u in feed(late, x, timed=True) if u.kind == "call"]
     assert not [t for t, _ in got if t < end_of_call + 2.0]
 
 
@@ -295,7 +288,7 @@ def test_a_call_is_decided_once_the_voice_stops_though_a_shuffle_goes_on(speech,
     engine = PocketSphinx(early=0.99)
     stream = engine.stream()
     stream.STEADY = 10.0
-    got = [(t, u) for t, u in feed_blocks(stream, x, block=800) if u.kind != "unknown"]
+    got = [(t, u) for t, u in feed(stream, x, block=800, timed=True) if u.kind != "unknown"]
     assert [u.said for _, u in got] == [SAID[name][1]]
     assert got[0][0] < end_of_call + 0.45
     assert abs(got[0][1].end - end_of_call) < 0.2
@@ -304,5 +297,5 @@ def test_a_call_is_decided_once_the_voice_stops_though_a_shuffle_goes_on(speech,
     # with two seconds of clicks after it).
     late = engine.stream()
     late.STEADY, late.VOICELESS = 10.0, False
-    got = [(t, u) for t, u in feed_blocks(late, x, block=800) if u.kind != "unknown"]
+    got = [(t, u) for t, u in feed(late, x, block=800, timed=True) if u.kind != "unknown"]
     assert not [t for t, _ in got if t < end_of_call + 2.0]

@@ -11,7 +11,7 @@ from referee.core.judge import Judge, LateReport, first_to_finish
 from referee.core.games import make_game
 from referee.core.journal import encode_verdict, parse_lines
 from referee.core.replay import replay, replay_lines
-from referee.core.games.stroop import StroopGame, qualifies
+from referee.core.games.stroop import RoundOver, StroopGame, qualifies
 from stroop_logs import call, deal, game, lines
 
 
@@ -41,13 +41,13 @@ def test_a_race_is_not_settled_until_every_stream_has_heard_past_the_window():
     out += judge.heard("dealer", 5.0)
     out += judge.push("ann", Call("ann", "four of hearts", 1.0, 1.5))
     out += judge.heard("ann", 5.0)
-    assert not [v for v in out if type(v).__name__ == "RoundOver"]
+    assert not [v for v in out if isinstance(v, RoundOver)]
     out += judge.heard("bob", 1.40)          # bob's recogniser is still decoding from 1.4 s on
-    assert not [v for v in out if type(v).__name__ == "RoundOver"]
+    assert not [v for v in out if isinstance(v, RoundOver)]
     # bob's call ended earlier but is reported later: it is honoured
     out += judge.push("bob", Call("bob", "five of hearts", 0.9, 1.45))
     out += judge.heard("bob", 1.55)
-    won = [v for v in out if type(v).__name__ == "RoundOver"]
+    won = [v for v in out if isinstance(v, RoundOver)]
     assert [w.winner for w in won] == ["bob"]
 
 

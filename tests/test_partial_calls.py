@@ -14,7 +14,7 @@ from referee.cli.main import main
 from referee.core.events import GameStart, Heard, Utterance
 from referee.core.table import Table
 from referee.voice.speaker import Speaker
-from speech import corpus, pad, recogniser
+from speech import corpus, feed, pad, recogniser
 
 #: Voices the benchmark holds out (the phrase classifier never trained on them).
 HELD_OUT = ("flite:slt", "festival:cmu_us_slt_arctic_hts")
@@ -34,11 +34,8 @@ def speech(tmp_path_factory):
 def hear(x: np.ndarray) -> list[Utterance]:
     """What the default recogniser reports for ``x``, fed in 50 ms blocks."""
     y = (pad(x, 0.5, 0.8) * 16000).astype(np.int16)
-    stream = recogniser("pocketsphinx").stream()
-    out = []
-    for i in range(0, len(y), 800):
-        out += stream.feed(y[i:i + 800])
-    return [u for u in out + stream.close() if u.kind != "unknown"]
+    return [u for u in feed(recogniser("pocketsphinx").stream(), y, block=800)
+            if u.kind != "unknown"]
 
 
 @pytest.mark.parametrize("voice", HELD_OUT)

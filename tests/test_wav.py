@@ -114,3 +114,15 @@ def test_to_int16_clips_and_rounds():
     assert got.tolist() == [0, 32767, -32767, 32767, -32768, 16384]
     same = np.array([1, 2], dtype=np.int16)
     assert to_int16(same) is same
+
+
+def test_a_wav_written_a_piece_at_a_time_is_the_one_written_at_once(tmp_path):
+    from referee.audio.wav import WavWriter, write_wav
+
+    x = np.sin(np.arange(3000) / 7.0) * 0.5
+    write_wav(tmp_path / "once.wav", x, 22050)
+    with WavWriter(tmp_path / "pieces.wav", 22050) as w:
+        for i in range(0, len(x), 1000):
+            w.write(x[i:i + 1000])
+        assert w.frames == len(x)
+    assert (tmp_path / "once.wav").read_bytes() == (tmp_path / "pieces.wav").read_bytes()

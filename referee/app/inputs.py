@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 from typing import Callable, Iterator
 
+from referee.core.errors import RefereeError
 from referee.core.events import Heard, Utterance
 
 #: What each game listens for (grammar kinds).
@@ -46,7 +47,7 @@ def table_talk(game: str) -> Callable[[str], bool]:
     return is_talk
 
 
-class ListeningError(ValueError):
+class ListeningError(RefereeError, ValueError):
     """The microphones, recording or recogniser cannot be set up; the message says why."""
 
 
@@ -108,7 +109,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         from referee.audio.recording import RecordingSource
 
         # a file it cannot read, or a channel count that differs from the names, raises
-        # a ValueError that names the file
+        # an AudioFileError or PlayersError that names the file
         source = RecordingSource(audio, players=channels, rate=recogniser.rate)
     else:
         from referee.audio.mic import NO_INPUT_HINT, Input, MicError, MicrophoneSource

@@ -23,13 +23,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Mapping
 
+from referee.core.errors import RefereeError
+
 #: Object types that mark a game as finished (the core's ``final`` verdict).
 FINISHED_TYPES = frozenset({"final"})
 
 _NAME = re.compile(r"^(\d{8}T\d{6}Z)(?:-(\d+))?-([a-z0-9_]+)\.jsonl$")
 
 
-class JournalFileError(Exception):
+class JournalFileError(RefereeError):
     """A journal file that cannot be used; the message names the file and line."""
 
 

@@ -15,12 +15,13 @@ import queue
 import threading
 from typing import Any, Callable, Iterable, TextIO
 
+from referee.core.errors import RefereeError
 from referee.core.events import Heard, Utterance
 
 _END = object()
 
 
-class ListeningFailed(RuntimeError):
+class ListeningFailed(RefereeError, RuntimeError):
     """The listener stopped with an error; the game was left unfinished (resumable)."""
 
 

@@ -15,6 +15,8 @@ from typing import Iterator, Protocol, Sequence
 
 import numpy as np
 
+from referee.core.errors import RefereeError
+
 
 @dataclass(frozen=True)
 class Channel:
@@ -79,6 +81,10 @@ class AudioSource(Protocol):
         """End the iteration soon (from any thread)."""
 
 
+class PlayersError(RefereeError, ValueError):
+    """Player names that are empty, repeated, or not one per channel."""
+
+
 def parse_players(text: str | None, count: int | None = None) -> list[str | None]:
     """``'ann,bob'`` -> ``['ann', 'bob']``; checks names are unique and, with ``count``,
     that there are that many. ``None`` -> ``[None] * count``."""
@@ -86,10 +92,10 @@ def parse_players(text: str | None, count: int | None = None) -> list[str | None
         return [None] * (count or 0)
     names = [n.strip() for n in text.split(",")]
     if any(not n for n in names):
-        raise ValueError(f"empty player name in {text!r}")
+        raise PlayersError(f"empty player name in {text!r}")
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
-        raise ValueError(f"player names must differ: {', '.join(dup)} given twice")
+        raise PlayersError(f"player names must differ: {', '.join(dup)} given twice")
     if count is not None and len(names) != count:
-        raise ValueError(f"{len(names)} player names ({text}) for {count} channels")
+        raise PlayersError(f"{len(names)} player names ({text}) for {count} channels")
     return names

@@ -9,14 +9,11 @@ since two clocks cannot be compared) minus the duration of the samples received 
 minimum of that is when the device's sample 0 was captured, plus the smallest delivery delay.
 A device whose sample 0 came 80 ms after the first device's gets its samples numbered from
 80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x
-``block_seconds``, 1 s), then only sample counts matter. (Placed by their first 0.25 s,
-devices fed by one sink of the test audio server were now and then up to 30 ms apart, by 0.5 s
-up to 10 ms, by 1 s within 1 ms at every start: BENCHMARKS.md, "Microphone alignment". Sound
-arriving as the streams start makes their first deliveries uneven.) (PortAudio's own input ADC
-time was tried first: through PulseAudio's ALSA plugin it is off by up to 100 ms per stream
-start; the arrival minimum was within 3 ms.) Separate devices drift apart by their clock
-error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it. With one device nothing
-is held back.
+``block_seconds``, 1 s), then only sample counts matter: the first deliveries are uneven, and
+a second of them places devices within a millisecond (figures, and why not PortAudio's own
+ADC time: docs/hearing-decisions.md, "Microphones on one clock"). Separate devices drift
+apart by their clock error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it.
+With one device nothing is held back.
 
 sounddevice is passed in (``MicrophoneSource(sd, ...)``) or imported on first use, never at
 import of this module: it lists the devices once, when imported.
@@ -33,6 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
+from referee.core.errors import RefereeError
 
 
 #: Seconds of audio in each block a microphone delivers.
@@ -47,7 +45,7 @@ NO_INPUT_HINT = ("no sound card or audio server gives an input here. Is PulseAud
                  "recording instead")
 
 
-class MicError(ValueError):
+class MicError(RefereeError, ValueError):
     """A device or channel that cannot be used; the message says which and why."""
 
 

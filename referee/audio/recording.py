@@ -14,7 +14,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from referee.audio.blocks import Block, Channel
+from referee.audio.blocks import Block, Channel, PlayersError
 from referee.audio.resampler import StreamResampler
 from referee.audio.wav import AudioFileError, WavReader, to_int16
 
@@ -31,8 +31,8 @@ class RecordingSource:
     ``rate``: resample every file to this rate (e.g. the recogniser's), or None to keep each
     file's own. ``block_seconds``: the block length. Raises
     :class:`referee.audio.wav.AudioFileError` (a ValueError naming the file) for a file
-    it cannot read or that holds no audio it can hear, ValueError for a wrong number of
-    player names.
+    it cannot read or that holds no audio it can hear,
+    :class:`~referee.audio.blocks.PlayersError` for a wrong number of player names.
     """
 
     def __init__(self, paths: str | os.PathLike | Sequence[str | os.PathLike],
@@ -64,8 +64,8 @@ class RecordingSource:
             players = list(players)
             if len(players) != len(self.channels):
                 self._close_files()
-                raise ValueError(f"{len(players)} player names for {len(self.channels)} "
-                                 f"channel(s) in {', '.join(map(os.fspath, paths))}")
+                raise PlayersError(f"{len(players)} player names for {len(self.channels)} "
+                                   f"channel(s) in {', '.join(map(os.fspath, paths))}")
             self.channels = [Channel(c.index, p, c.source, c.source_channel)
                              for c, p in zip(self.channels, players)]
         self._stopped = threading.Event()

@@ -18,10 +18,12 @@ from typing import BinaryIO
 
 import numpy as np
 
+from referee.core.errors import RefereeError
+
 _PCM, _FLOAT, _EXTENSIBLE = 1, 3, 0xFFFE
 
 
-class AudioFileError(ValueError):
+class AudioFileError(RefereeError, ValueError):
     """A file that is not a WAV this module can read; the message names it."""
 
     def __init__(self, path: str | os.PathLike, why: str) -> None:
@@ -184,14 +186,50 @@ def write_wav(path: str | os.PathLike, x: np.ndarray, rate: int) -> None:
     """Write float ([-1, 1]) or int16 samples, shaped (frames,) or (frames, channels),
     as 16-bit PCM."""
     a = np.asarray(x)
-    if a.ndim == 1:
-        a = a[:, None]
-    pcm = a if a.dtype == np.int16 else to_int16(a)
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(pcm.shape[1])
-        w.setsampwidth(2)
-        w.setframerate(int(rate))
-        w.writeframes(np.ascontiguousarray(pcm).astype("<i2").tobytes())
+    with WavWriter(path, rate, channels=1 if a.ndim == 1 else a.shape[1]) as w:
+        w.write(a)
+
+
+class WavWriter:
+    """A 16-bit PCM WAV written a piece at a time, ``rate`` in Hertz; the
+    header is completed by :meth:`close`. Opening raises OSError."""
+
+    def __init__(self, path: str | os.PathLike, rate: int, channels: int = 1) -> None:
+        self.path = os.fspath(path)
+        self.channels = int(channels)
+        self.frames = 0
+        """Frames written so far."""
+        self._file = open(path, "wb")
+        try:
+            self._w = wave.open(self._file, "wb")
+            self._w.setnchannels(self.channels)
+            self._w.setsampwidth(2)
+            self._w.setframerate(int(rate))
+        except BaseException:
+            self._file.close()
+            raise
+
+    def write(self, x: np.ndarray) -> None:
+        """Append float ([-1, 1]) or int16 samples, shaped (frames,) or
+        (frames, channels)."""
+        a = np.asarray(x)
+        if a.ndim == 1:
+            a = a[:, None]
+        pcm = a if a.dtype == np.int16 else to_int16(a)
+        self._w.writeframes(np.ascontiguousarray(pcm).astype("<i2").tobytes())
+        self.frames += len(pcm)
+
+    def close(self) -> None:
+        try:
+            self._w.close()
+        finally:
+            self._file.close()
+
+    def __enter__(self) -> WavWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def to_int16(x: np.ndarray) -> np.ndarray:

@@ -11,6 +11,9 @@ import signal
 import sys
 import threading
 
+from referee.cli import UsageError
+from referee.core.errors import RefereeError
+
 DESCRIPTION = """\
 Listen on the microphones and print what is heard, live, for checking a set-up.
 
@@ -66,9 +69,9 @@ def _channels(text: str | None) -> list[int] | None:
     try:
         nums = [int(t) for t in text.split(",")]
     except ValueError:
-        raise ValueError(f"--channels takes channel numbers like 1,2 (not {text!r})") from None
+        raise UsageError(f"--channels takes channel numbers like 1,2 (not {text!r})") from None
     if any(n < 1 for n in nums):
-        raise ValueError(f"--channels are numbered from 1 (not {text!r})")
+        raise UsageError(f"--channels are numbered from 1 (not {text!r})")
     return [n - 1 for n in nums]
 
 
@@ -98,11 +101,11 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         players = parse_players(args.players, n if args.players else None)
         if not args.players:
             players = [None] * n
-    except ValueError as e:  # MicError too
+    except RefereeError as e:  # MicError, PlayersError, UsageError
         return _fail(str(e))
 
-    from referee.hearing.engine import EngineError, open_recogniser
-    from referee.hearing.grammar import Grammar, GrammarError
+    from referee.hearing.engine import open_recogniser
+    from referee.hearing.grammar import Grammar
     from referee.app.listener import Listener
 
     kinds = {k.strip() for k in args.kinds.split(",") if k.strip()}
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
             inputs=inputs, players=players, rate=args.rate,
             notify=lambda line: print(f"referee listen: {line}", file=err, flush=True))
         source.start()
-    except (EngineError, GrammarError, ValueError) as e:
+    except (RefereeError, OSError) as e:  # EngineError, GrammarError, MicError...
         return _fail(str(e))
 
     listener = Listener(source, recogniser)

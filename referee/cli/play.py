@@ -18,6 +18,7 @@ from referee.voice.speaker import Speaker
 from referee.core.announce import VERBOSITY, Announcer
 from referee.core.cards import Card, CardError
 from referee.core.clock import seconds
+from referee.core.errors import RefereeError
 from referee.core.events import GameStart
 from referee.core.games import GAMES, make_game
 from referee.core.journal import LogError, encode, parse_lines
@@ -72,7 +73,7 @@ directory ($REFEREE_DATA, else ~/.local/share/referee/games).
 """
 
 
-class SetupError(ValueError):
+class SetupError(RefereeError, ValueError):
     """Options that do not make a game."""
 
 
@@ -196,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         start = game_start(args)
         channels = channel_names(args, start)
-    except (SetupError, ValueError) as e:
+    except RefereeError as e:  # SetupError, or the game's own (OptionError...)
         print(f"referee play: {e}", file=sys.stderr)
         return 2
     # The seed is journaled, so that a resumed game deals on from the same deck.
@@ -219,7 +220,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
 
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
     from referee.app.journal_file import JournalFile, JournalFileError
-    from referee.app.inputs import ListeningError, open_listening, table_talk
+    from referee.app.inputs import open_listening, table_talk
     from referee.app.session import ListeningFailed, run_live, run_recording
 
     try:
@@ -231,7 +232,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
             args, channels, start.game,
             notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True),
             grammar=grammar)
-    except (ListeningError, ValueError) as e:
+    except (RefereeError, OSError) as e:  # ListeningError, AudioFileError, MicError...
         print(f"referee: {e}", file=sys.stderr)
         return 2
     print(f"referee: listening with {listening.engine}", file=sys.stderr)
@@ -247,7 +248,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         voice = Speaker(speak_to, text=text_sink,
                                     clock=lambda: listening.clock() + offset,
                                     rate=args.speech_rate, device=args.speaker_device)
-    except ValueError as e:
+    except (RefereeError, OSError) as e:  # SinkError, VoiceError
         listening.close()
         print(f"referee: --speak-to: {e}", file=sys.stderr)
         return 2

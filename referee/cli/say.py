@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from referee.cli import voice_options
+from referee.core.errors import RefereeError
 
 DESCRIPTION = """\
 Say something in the referee's voice, for checking the voice and the speakers.
@@ -33,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         voice = voice_options.from_args(args, text=sys.stdout)
-    except ValueError as e:
+    except (RefereeError, OSError) as e:  # UsageError, SinkError, VoiceError
         print(f"referee say: {e}", file=sys.stderr)
         return 2
     with voice:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, TextIO
 
+from referee.cli import UsageError
 from referee.voice.speaker import Speaker
 from referee.voice.voices import DEFAULT_RATE
 
@@ -23,10 +24,11 @@ def add_arguments(parser) -> None:
 def from_args(args, *, text: TextIO | None = None,
               clock: Callable[[], float] | None = None) -> Speaker:
     """A :class:`Speaker` for the options of :func:`add_arguments`. Raises
-    ``ValueError`` naming a bad ``--speak-to`` or ``--speech-rate``."""
+    :class:`~referee.cli.UsageError` naming a bad ``--speak-to`` or
+    ``--speech-rate`` (and the speaker's own errors, see :class:`Speaker`)."""
     if not 40 <= args.speech_rate <= 500:
-        raise ValueError(f"--speech-rate must be 40 to 500 words per minute, not {args.speech_rate}")
+        raise UsageError(f"--speech-rate must be 40 to 500 words per minute, not {args.speech_rate}")
     to = None if args.speak_to == "text" else args.speak_to
     if to not in (None, "speakers") and not to.lower().endswith(".wav"):
-        raise ValueError(f"--speak-to takes 'speakers', 'text' or a FILE.wav, not {to!r}")
+        raise UsageError(f"--speak-to takes 'speakers', 'text' or a FILE.wav, not {to!r}")
     return Speaker(to, text=text, clock=clock, rate=args.speech_rate, device=args.speaker_device)

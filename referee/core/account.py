@@ -42,11 +42,11 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     if isinstance(verdict, stroop.CallJudged):
         c = verdict.call
         head = f"round {verdict.round}: {c.player}"
-        if verdict.outcome == "qualifies":
+        if verdict.outcome == stroop.CallOutcome.QUALIFIES:
             return f'{head} calls "{c.said}" at {c.end:.2f} s: {verdict.reason}'
-        if verdict.outcome == "miscall":
+        if verdict.outcome == stroop.CallOutcome.MISCALL:
             return f'{head} miscalls "{c.said}" at {c.end:.2f} s: {verdict.reason}'
-        if verdict.outcome in ("inactive", "late", "paused"):
+        if verdict.outcome in _NO_EFFECT:
             return f'{head}\'s "{c.said}" has no effect: {verdict.reason}'
         return f'{c.player}\'s "{c.said}" at {c.end:.2f} s has no effect: {verdict.reason}'
     if isinstance(verdict, Asked):
@@ -90,23 +90,27 @@ def describe(verdict: Any, window_ms: float = 40.0) -> str | None:
     return None
 
 
+#: The calls that did nothing (a call with no round is not accounted for).
+_NO_EFFECT = (stroop.CallOutcome.INACTIVE, stroop.CallOutcome.LATE, stroop.CallOutcome.PAUSED)
+
+
 def _round(v: stroop.RoundOver, window_ms: float) -> str:
     head = f"round {v.round} ({v.top.symbol}):"
-    if v.outcome == "unwon":
+    if v.outcome == stroop.RoundOutcome.UNWON:
         return f"{head} no one won; {_stay(v.carried)}"
-    if v.outcome == "draw":
+    if v.outcome == stroop.RoundOutcome.DRAW:
         return (f"{head} draw between {names(v.tied)}, who finished and began within "
                 f"{window_ms:g} ms of each other; {_stay(v.carried)}")
     won = f"{head} {v.winner} wins {_cards(v.pile)}"
-    if v.decided_by == "forfeit":
+    if v.decided_by == stroop.DecidedBy.FORFEIT:
         assert v.miscall is not None
         return f'{won}: {v.miscall.player} miscalled "{v.miscall.said}" in a two-player game'
     call = v.winning_call
     assert call is not None and v.winner is not None
-    if v.decided_by == "alone" or not v.rivals:
+    if v.decided_by == stroop.DecidedBy.ALONE or not v.rivals:
         return f'{won}: "{call.said}", the only qualifying call within {window_ms:g} ms'
     rival = _nearest(v.decided_by, call, v.rivals, v.margin_us)
-    if v.decided_by == "completion":
+    if v.decided_by == stroop.DecidedBy.COMPLETION:
         return f'{won}: finished "{call.said}" {ms(v.margin_us)} ms before {rival.player}'
     return (f'{won}: finished within {window_ms:g} ms of {rival.player}, but began "{call.said}" '
             f"{ms(v.margin_us)} ms earlier")

@@ -147,7 +147,7 @@ class Announcer:
         verbose = self.verbosity == "verbose"
         normal = self.verbosity != "quiet"
         if isinstance(v, stroop.RoundOver):
-            if v.outcome == "unwon":
+            if v.outcome == stroop.RoundOutcome.UNWON:
                 return None
             self._decided += 1
             text = self._round(v)
@@ -189,14 +189,14 @@ class Announcer:
                         margin=spoken_number(round(v.late_by * 1000)))
 
     def _round(self, v: stroop.RoundOver) -> str:
-        if v.outcome == "draw":
+        if v.outcome == stroop.RoundOutcome.DRAW:
             return sentence("draw", players=spoken_names(v.tied))
         assert v.winner is not None
         winner, cards = spoken_name(v.winner), _cards(v.pile)
-        if v.decided_by == "forfeit":
+        if v.decided_by == stroop.DecidedBy.FORFEIT:
             loser = spoken_name(v.miscall.player) if v.miscall else "The other player"
             return sentence("forfeit", winner=winner, cards=cards, loser=loser)
-        if v.decided_by == "beginning" and v.margin_us is not None:
+        if v.decided_by == stroop.DecidedBy.BEGINNING and v.margin_us is not None:
             return sentence("win-began-first", winner=winner, cards=cards,
                             margin=spoken_number(ms(v.margin_us)))
         return sentence("win", winner=winner, cards=cards)

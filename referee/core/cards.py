@@ -20,8 +20,10 @@ import enum
 import re
 from dataclasses import dataclass
 
+from referee.core.errors import RefereeError
 
-class CardError(ValueError):
+
+class CardError(RefereeError, ValueError):
     """Text that does not name a card. ``text`` holds the offending text."""
 
     def __init__(self, text: str, why: str = "not a card") -> None:
@@ -155,7 +157,7 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
 
-class DealtTwice(ValueError):
+class DealtTwice(RefereeError, ValueError):
     """With one deck, a card dealt a second time. ``card`` holds it."""
 
     def __init__(self, card: Card, when: str = "") -> None:

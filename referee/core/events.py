@@ -129,8 +129,9 @@ class Heard:
     """Seconds."""
 
 
-class UtteranceKind(str, enum.Enum):
-    """What the hearing layer says an utterance is."""
+class UtteranceKind(enum.StrEnum):
+    """What the hearing layer says an utterance is (a grammar phrase's kind, or
+    ``unknown``); equal to, and written to JSON as, its value."""
 
     CALL = "call"
     """A full card name."""
@@ -143,8 +144,19 @@ class UtteranceKind(str, enum.Enum):
     """One of :data:`COMMANDS`."""
     NUMBER = "number"
     """A number in Goop's count."""
+    BID = "bid"
+    """GOPS: a player's bid."""
+    PRIZE = "prize"
+    """GOPS: the prize card turned up, named as it is."""
+    PLAY = "play"
+    """Soccer: one or more cards played ("nine of hearts and two of hearts")."""
     UNKNOWN = "unknown"
     """Speech outside the grammar."""
+
+
+#: The kinds that race and that the phrase classifier knows: a full card call
+#: and a shout ("goop").
+CALLS_AND_SHOUTS = frozenset({UtteranceKind.CALL, UtteranceKind.SHOUT})
 
 
 @dataclass(frozen=True)
@@ -154,7 +166,8 @@ class Utterance:
 
     kind: str
     """An :class:`UtteranceKind` (or its value): ``'call'``, ``'partial'``,
-    ``'shout'``, ``'command'``, ``'number'`` or ``'unknown'``."""
+    ``'shout'``, ``'command'``, ``'number'``, ``'bid'``, ``'prize'``, ``'play'``
+    or ``'unknown'``."""
     said: str
     """The phrase in its canonical grammar form, e.g. ``'queen of hearts'``."""
     start: float

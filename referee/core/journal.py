@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from referee.core.errors import RefereeError
 from referee.core.games import goop
 from referee.core.games import gops, gops_record
 from referee.core.games import soccer_log
@@ -50,7 +51,7 @@ SUMMARY_TYPES = (("round", "final", "gooped", "hand", *swoop_journal.SUMMARY_TYP
                  + gops_record.SUMMARY_TYPES + soccer_log.SUMMARY_TYPES)
 
 
-class LogError(ValueError):
+class LogError(RefereeError, ValueError):
     """A log line that cannot be read. ``line`` is its 1-based number."""
 
     def __init__(self, line: int, message: str) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Protocol, Sequence
 
 from referee.core.clock import seconds, us
+from referee.core.errors import RefereeError
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class Game(Protocol):
         """No more events: settle what is open and return the verdicts."""
 
 
-class LateReport(Exception):
+class LateReport(RefereeError):
     """A stream reported an event earlier than its own watermark."""
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from referee.core.errors import RefereeError
 
-class OptionError(ValueError):
+
+class OptionError(RefereeError, ValueError):
     """A house-rule option that does not exist or has a bad value."""
 
 

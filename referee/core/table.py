@@ -427,7 +427,8 @@ class Table:
             text = self.announcer.say(v)
             if text:
                 self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
-            if isinstance(v, stroop.RoundOver) and v.outcome in ("won", "draw") and self.deck is not None:
+            if isinstance(v, stroop.RoundOver) and v.outcome in (
+                    stroop.RoundOutcome.WON, stroop.RoundOutcome.DRAW) and self.deck is not None:
                 self.timer.decided(self.now)
             if isinstance(v, stroop.Undone) and v.reopened:
                 self.timer.reopened(self.now)

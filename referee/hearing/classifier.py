@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.core.errors import RefereeError
 from referee.hearing.features import log_mel
 
 OTHER = "other"
@@ -41,15 +42,15 @@ MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "phrases.npz"
 
 def _blas_on_one_thread() -> None:
     """Give the process's BLAS one thread. The network's matrices are small:
-    OpenBLAS's extra threads only spin waiting for work, which doubled the
-    CPU of a look on an idle machine and made it ten times (9.7 ms against
-    0.9 ms) with two busy cores; a table runs one stream per microphone."""
+    OpenBLAS's extra threads only spin waiting for work, and a table runs one
+    stream per microphone (figures: docs/hearing-decisions.md, "The classifier
+    on one BLAS thread")."""
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(1, user_api="blas")
 
 
-class ClassifierError(ValueError):
+class ClassifierError(RefereeError, ValueError):
     """A phrase-classifier model file that cannot be used; names the file."""
 
 

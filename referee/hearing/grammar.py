@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from referee.core.errors import RefereeError
+
 KINDS = ("call", "shout", "command", "number", "partial", "bid", "prize", "play")
 
 #: Where grammar files live: $REFEREE_GRAMMARS, else the repository's grammars/.
@@ -36,7 +38,7 @@ GRAMMAR_DIR = Path(os.environ.get("REFEREE_GRAMMARS")
 _TOKEN = re.compile(r"[\w']+")
 
 
-class GrammarError(ValueError):
+class GrammarError(RefereeError, ValueError):
     """A grammar file that cannot be used; the message names the file and the fault."""
 
 

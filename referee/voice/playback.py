@@ -13,10 +13,11 @@ from typing import Callable
 import numpy as np
 
 from referee.audio.wav import write_wav
+from referee.core.errors import RefereeError
 from referee.voice.voices import Audio
 
 
-class PlaybackError(Exception):
+class PlaybackError(RefereeError):
     """Rendered audio could not be played."""
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import math
 import os
-import wave
 from dataclasses import dataclass
 
 import numpy as np
 
-from referee.audio.wav import resample, to_int16
+from referee.audio.wav import WavWriter, resample, to_int16
+from referee.core.errors import RefereeError
 from referee.voice.voices import WAV_RATE, Audio
 
 
@@ -73,21 +73,26 @@ class _Timeline:
         return done
 
 
+class SinkError(RefereeError, ValueError):
+    """Somewhere announcements cannot go: not speakers, a .wav file or nothing,
+    or a file that cannot be written; the message names it."""
+
+
 class _WavSink:
     """One mono 16-bit WAV; audio is written at its audio-clock position."""
 
     def __init__(self, path: str, rate: int = WAV_RATE):
         self.rate = rate
         try:
-            self._file = open(path, "wb")
+            self._w = WavWriter(path, rate)
         except OSError as e:
-            raise ValueError(f"cannot write the announcements to {os.fspath(path)!r}: "
-                             f"{e.strerror}") from None
-        self._w = wave.open(self._file, "wb")
-        self._w.setnchannels(1)
-        self._w.setsampwidth(2)
-        self._w.setframerate(rate)
-        self._written = 0  # samples
+            raise SinkError(f"cannot write the announcements to {os.fspath(path)!r}: "
+                            f"{e.strerror}") from None
+
+    @property
+    def _written(self) -> int:
+        """Samples written so far."""
+        return self._w.frames
 
     def _resampled(self, audio: Audio) -> bytes:
         if audio.rate == self.rate:
@@ -98,16 +103,13 @@ class _WavSink:
     def silence_until(self, t: float) -> None:
         n = round(t * self.rate) - self._written
         if n > 0:
-            self._w.writeframes(b"\0\0" * n)
-            self._written += n
+            self._w.write(np.zeros(n, np.int16))
 
     def place(self, audio: Audio, start: float, end: float) -> None:
         self.silence_until(start)
         data = self._resampled(audio)
         n = max(0, min(len(data) // 2, round(end * self.rate) - self._written))
-        self._w.writeframes(data[: 2 * n])
-        self._written += n
+        self._w.write(np.frombuffer(data[: 2 * n], dtype="<i2"))
 
     def close(self) -> None:
         self._w.close()
-        self._file.close()

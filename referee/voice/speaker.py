@@ -42,7 +42,7 @@ from typing import Callable, TextIO
 
 from referee.voice.echo import sounds_like
 from referee.voice.playback import CommandPlayer, PlaybackError
-from referee.voice.sink import _Item, _Timeline, _WavSink
+from referee.voice.sink import SinkError, _Item, _Timeline, _WavSink
 from referee.voice.voices import (DEFAULT_RATE, Audio, Voice, default_voice,
                                   trim_silence)
 
@@ -87,8 +87,8 @@ class Speaker:
                  voice: Voice | None | str = "default", clock: Callable[[], float] | None = None,
                  rate: int = DEFAULT_RATE, device: str | None = None, player=None):
         if to is not None and to != "speakers" and not os.fspath(to).lower().endswith(".wav"):
-            raise ValueError(f"speak to 'speakers', a .wav file or nothing, not {to!r}")
-        # (a WAV file that cannot be written raises ValueError too, naming it)
+            raise SinkError(f"speak to 'speakers', a .wav file or nothing, not {to!r}")
+        # (a WAV file that cannot be written raises SinkError too, naming it)
         self.mode = "text" if to is None else "live" if to == "speakers" else "wav"
         self.text = text if text is not None else sys.stdout
         self._owns_voice = voice == "default"

@@ -31,6 +31,7 @@ from typing import Protocol
 import numpy as np
 
 from referee.audio.wav import AudioFileError, decode_pcm16
+from referee.core.errors import RefereeError
 
 #: Words per minute, set explicitly on every voice (pyttsx3's own default
 #: differs between drivers and versions).
@@ -40,7 +41,7 @@ DEFAULT_RATE = 165
 WAV_RATE = 22050
 
 
-class VoiceError(Exception):
+class VoiceError(RefereeError):
     """A voice could not render an announcement."""
 
 

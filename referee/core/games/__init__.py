@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from referee.core.errors import RefereeError
 from referee.core.events import GameStart
 from referee.core.games.goop import GoopGame, GoopOptions
 from referee.core.games.gops import GopsGame, GopsOptions
@@ -11,7 +12,7 @@ from referee.core.games.stroop import StroopGame, StroopOptions
 from referee.core.games.swoop import SwoopGame, SwoopOptions
 
 
-class UnknownGame(ValueError):
+class UnknownGame(RefereeError, ValueError):
     """A game name the referee does not serve."""
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from referee.core.errors import RefereeError
 from referee.core.events import Asked, Command, Count, Shout, Tally
 from referee.core.judge import first_to_finish
 from referee.core.options import OptionError, check_known, tie_window_ms
@@ -33,7 +34,7 @@ CENTRE_MAX, LEFT_MAX = 52, 13
 FIELDS = ("centre", "left")
 
 
-class GoopError(ValueError):
+class GoopError(RefereeError, ValueError):
     """An event Goop cannot take (an unknown player, a count out of range)."""
 
 

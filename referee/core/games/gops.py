@@ -47,6 +47,7 @@ from typing import Mapping
 
 from referee.core.cards import RANK_WORDS
 from referee.core.clock import us
+from referee.core.errors import RefereeError
 from referee.core.events import Asked, Command
 from referee.core.options import OptionError, check_known
 from referee.core.games.gops_events import (  # noqa: F401 (read as gops.PrizeUp, ...)
@@ -54,7 +55,7 @@ from referee.core.games.gops_events import (  # noqa: F401 (read as gops.PrizeUp
     PrizeTurned, PrizeUp, PrizeWon, Reshuffled, Tied, TieStands)
 
 
-class GopsError(ValueError):
+class GopsError(RefereeError, ValueError):
     """An event GOPS cannot take (an unknown player, a card of no set-up)."""
 
 

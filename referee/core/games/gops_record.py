@@ -19,6 +19,7 @@ from typing import Any
 
 from referee.core.account import names
 from referee.core.cards import RANK_WORDS
+from referee.core.errors import RefereeError
 from referee.core.games import gops
 
 INPUT_TYPES = ("prize", "bid")
@@ -27,7 +28,7 @@ OUTPUT_TYPES = frozenset({"prize-up", "reshuffle", "bid-taken", "bid-refused", "
 SUMMARY_TYPES = ("won", "tied", "tie-stands")
 
 
-class GopsLogError(ValueError):
+class GopsLogError(RefereeError, ValueError):
     """A GOPS line that cannot be read; the message names the field."""
 
 

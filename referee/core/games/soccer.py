@@ -60,6 +60,7 @@ from typing import Mapping
 
 from referee.core.cards import Card
 from referee.core.clock import us
+from referee.core.errors import RefereeError
 from referee.core.events import Asked, Command
 from referee.core.games.soccer_blocks import check_block, is_goalie
 from referee.core.games.soccer_events import (  # noqa: F401  (the game's events, re-exported)
@@ -72,7 +73,7 @@ DECK_SIZE, FIRST_HAND, DRAW = 52, 6, 4
 FAILED_BLOCK = ("retry", "goal")
 
 
-class SoccerError(ValueError):
+class SoccerError(RefereeError, ValueError):
     """An event the soccer game cannot take (an unknown player, a bad option)."""
 
 

@@ -18,6 +18,7 @@ import math
 from typing import Any
 
 from referee.core.cards import Card, CardError
+from referee.core.errors import RefereeError
 from referee.core.games import soccer_events as ev
 
 HAPPENING_TYPES = ("forward", "block", "penalty")
@@ -27,7 +28,7 @@ VERDICT_TYPES = frozenset({"attack", "blocked", "goal", "failed-block", "fizzled
 SUMMARY_TYPES = ("goal", "blocked", "fizzled", "round-over", "overtime")
 
 
-class SoccerLogError(ValueError):
+class SoccerLogError(RefereeError, ValueError):
     """A soccer line that cannot be read; the journal adds the line number."""
 
 

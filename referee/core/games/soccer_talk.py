@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from referee.core.cards import Card
+from referee.core.errors import RefereeError
 from referee.core.games import soccer_events as ev
 from referee.core.games.soccer import ATTACK, DEFEND, PENALTY, SoccerGame
 from referee.core.numbers import spoken_number
@@ -33,7 +34,7 @@ from referee.core.spoken import spoken_name
 SHARED_MIC = "table"
 
 
-class PlayError(ValueError):
+class PlayError(RefereeError, ValueError):
     """Typed text that is no soccer play; the message names it."""
 
 

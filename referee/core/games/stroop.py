@@ -39,13 +39,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from referee.core.errors import RefereeError
 from referee.core.events import COMMANDS, Asked, Call, Command, Deal
 from referee.core.judge import first_to_finish
 from referee.core.options import OptionError, check_known, tie_window_ms
 from referee.core.cards import Card, DealtTwice, Partial, read_call
 from referee.core.clock import seconds, us, us_from_ms
 from referee.core.games.stroop_verdicts import (  # noqa: F401  (the game's vocabulary, re-exported)
-    NOT_DEALT, AllActive, CallJudged, GameOver, Paused, PlayerOut, RoundOver, Undone)
+    NOT_DEALT, AllActive, CallJudged, CallOutcome, DecidedBy, GameOver, Paused, PlayerOut,
+    RoundOutcome, RoundOver, Undone)
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,7 @@ TRANSITIONS = {
 }
 
 
-class StroopError(ValueError):
+class StroopError(RefereeError, ValueError):
     """An event the game cannot take (an unknown player, a deal out of order)."""
 
 
@@ -215,7 +217,8 @@ class StroopGame:
             out += self._flush()        # calls of this instant come before commands and deals
         self.now = t
         if self.ended:
-            return out + ([CallJudged(self.round, event, "no-round", "the game has ended")]
+            return out + ([CallJudged(self.round, event, CallOutcome.NO_ROUND,
+                                            "the game has ended")]
                           if isinstance(event, Call) else [])
         if isinstance(event, Call):
             self.pending.append(event)
@@ -316,14 +319,14 @@ class StroopGame:
         if self.phase == RACING:
             return self._settle_race()
         if self.phase == OPEN:
-            return [self._round_over("unwon")]
+            return [self._round_over(RoundOutcome.UNWON)]
         return []
 
     def _call(self, call: Call) -> list:
         if call.player not in self.scores:
             raise StroopError(f"unknown player {call.player!r}")
         if self.phase == WAITING:
-            return [CallJudged(0, call, "no-round", NOT_DEALT)]
+            return [CallJudged(0, call, CallOutcome.NO_ROUND, NOT_DEALT)]
         if self.phase == SETTLED:
             late_by, late_to = None, None
             if (self.won_by is not None and call.player not in self.inactive
@@ -331,11 +334,13 @@ class StroopGame:
                     and qualifies(call.said, self.top, self.match_cards.get(call.player))):
                 late_by = seconds(us(call.end) - us(self.won_by.end))
                 late_to = self.won_by.player
-            return [CallJudged(self.round, call, "late", self._too_late(call), late_by, late_to)]
+            return [CallJudged(self.round, call, CallOutcome.LATE, self._too_late(call),
+                               late_by, late_to)]
         if self.paused:
-            return [CallJudged(self.round, call, "paused", "the game is paused")]
+            return [CallJudged(self.round, call, CallOutcome.PAUSED, "the game is paused")]
         if call.player in self.inactive:
-            return [CallJudged(self.round, call, "inactive", f"{call.player} is out this round")]
+            return [CallJudged(self.round, call, CallOutcome.INACTIVE,
+                               f"{call.player} is out this round")]
         assert self.top is not None
         why = miscall_reason(call.said, self.top, self.match_cards.get(call.player))
         if why is None:
@@ -343,8 +348,9 @@ class StroopGame:
                 self.deadline = us(call.end) + self.options.window_us
             self.candidates.append(call)
             self._go("qualifying")
-            return [CallJudged(self.round, call, "qualifies", f"qualifies on {self.top.symbol}")]
-        return [CallJudged(self.round, call, "miscall", why)] + self._miscall(call)
+            return [CallJudged(self.round, call, CallOutcome.QUALIFIES,
+                               f"qualifies on {self.top.symbol}")]
+        return [CallJudged(self.round, call, CallOutcome.MISCALL, why)] + self._miscall(call)
 
     def _too_late(self, call: Call) -> str:
         if self.forfeited is not None:
@@ -362,7 +368,7 @@ class StroopGame:
         ):
             other = next(p for p in self.players if p != call.player)
             self._go("forfeit")
-            return [self._win(other, "forfeit", None, (), miscall=call)]
+            return [self._win(other, DecidedBy.FORFEIT, None, (), miscall=call)]
         if self.reset or call.player in self.miscalled:
             return []
         self.miscalled.add(call.player)
@@ -376,14 +382,16 @@ class StroopGame:
     def _settle_race(self) -> list:
         race = first_to_finish(self.candidates, self.options.tie_window)
         self._go("window-closed")
-        if race.decided_by == "draw":
+        if race.decided_by == DecidedBy.DRAW:
             tied = tuple(c.player for c in race.winners)
             self.decided.append((self.round, None, 0))
-            return [self._round_over("draw", decided_by="draw", rivals=race.winners, tied=tied)]
+            return [self._round_over(RoundOutcome.DRAW, decided_by=DecidedBy.DRAW,
+                                     rivals=race.winners, tied=tied)]
         call = race.winners[0]
-        return [self._win(call.player, race.decided_by, call, race.rivals, race.margin_us)]
+        return [self._win(call.player, DecidedBy(race.decided_by), call, race.rivals,
+                          race.margin_us)]
 
-    def _win(self, player: str, decided_by: str, call: Call | None, rivals: tuple,
+    def _win(self, player: str, decided_by: DecidedBy, call: Call | None, rivals: tuple,
              margin_us: int | None = None, miscall: Call | None = None) -> RoundOver:
         won = self.pile
         self.won_by = call
@@ -391,11 +399,11 @@ class StroopGame:
         self.decided.append((self.round, player, won))
         self.scores[player] += won
         self.pile = 0
-        return self._round_over("won", winner=player, won=won, decided_by=decided_by,
+        return self._round_over(RoundOutcome.WON, winner=player, won=won, decided_by=decided_by,
                                 call=call, rivals=rivals, margin_us=margin_us, miscall=miscall)
 
-    def _round_over(self, outcome: str, winner: str | None = None, won: int = 0,
-                    decided_by: str | None = None, call: Call | None = None,
+    def _round_over(self, outcome: RoundOutcome, winner: str | None = None, won: int = 0,
+                    decided_by: DecidedBy | None = None, call: Call | None = None,
                     rivals: tuple = (), tied: tuple = (), margin_us: int | None = None,
                     miscall: Call | None = None) -> RoundOver:
         assert self.top is not None

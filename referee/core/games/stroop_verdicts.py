@@ -3,6 +3,7 @@ state machine are in :mod:`referee.core.games.stroop`."""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 from typing import Mapping
 
@@ -15,6 +16,49 @@ NOT_DEALT = "no card has been dealt yet"
 
 # --- Verdicts ------------------------------------------------------------------
 
+class CallOutcome(enum.StrEnum):
+    """What a call did: :attr:`CallJudged.outcome` (in the JSON, its value)."""
+
+    QUALIFIES = "qualifies"
+    """It names a card that fits the top card: it races for the round."""
+    MISCALL = "miscall"
+    """It names a card that does not fit."""
+    INACTIVE = "inactive"
+    """Its player was out for the rest of the round."""
+    LATE = "late"
+    """It came after the round was won, drawn or forfeited."""
+    PAUSED = "paused"
+    """The game was paused."""
+    NO_ROUND = "no-round"
+    """No card had been dealt yet, or the game had ended."""
+
+
+class RoundOutcome(enum.StrEnum):
+    """How a round ended: :attr:`RoundOver.outcome` (in the JSON, its value)."""
+
+    WON = "won"
+    """A player took the pile."""
+    DRAW = "draw"
+    """Calls tied on both completion and beginning: the pile stays."""
+    UNWON = "unwon"
+    """The next deal, or the end, came before any qualifying call."""
+
+
+class DecidedBy(enum.StrEnum):
+    """What decided a round: :attr:`RoundOver.decided_by` (in the JSON, its value)."""
+
+    ALONE = "alone"
+    """The winner's was the only qualifying call within reach."""
+    COMPLETION = "completion"
+    """The winner finished first, by more than the tie window."""
+    BEGINNING = "beginning"
+    """Calls finished together; the winner began first."""
+    FORFEIT = "forfeit"
+    """Two players: the other player miscalled."""
+    DRAW = "draw"
+    """Calls tied on both completion and beginning."""
+
+
 @dataclass(frozen=True)
 class CallJudged:
     """What one call did."""
@@ -22,7 +66,7 @@ class CallJudged:
     round: int
     """The round it belongs to; 0 for a call before the first deal."""
     call: Call
-    outcome: str
+    outcome: CallOutcome
     """``'qualifies'``, ``'miscall'``, ``'inactive'`` (an inactive player's call),
     ``'late'`` (after the round was won), ``'paused'`` or ``'no-round'``
     (before any deal, or after the end)."""
@@ -61,14 +105,14 @@ class RoundOver:
 
     round: int
     top: Card
-    outcome: str
+    outcome: RoundOutcome
     """``'won'``, ``'draw'`` or ``'unwon'`` (the next deal, or the end, came first)."""
     winner: str | None = None
     pile: int = 0
     """Cards the winner collected; 0 when no one did."""
     carried: int = 0
     """Cards left on the stake pile for the next round."""
-    decided_by: str | None = None
+    decided_by: DecidedBy | None = None
     """For a win: ``'alone'``, ``'completion'``, ``'beginning'`` or ``'forfeit'``;
     ``'draw'`` for a draw."""
     winning_call: Call | None = None

@@ -52,6 +52,7 @@ from typing import Mapping
 
 from referee.core.cards import RANK_WORDS
 from referee.core.clock import us
+from referee.core.errors import RefereeError
 from referee.core.events import Asked, Command, Tally
 from referee.core.games.swoop_events import (  # noqa: F401  (the game's vocabulary, re-exported)
     GoOut, Paused, PickedUp, PickUp, Play, Played, Refused, Report, Reported, RoundScored,
@@ -63,7 +64,7 @@ HAND = 19
 TEN, TWO = 10, 2
 
 
-class SwoopError(ValueError):
+class SwoopError(RefereeError, ValueError):
     """An event Swoop cannot take (an unknown player, a rank that is no rank)."""
 
 

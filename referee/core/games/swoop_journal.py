@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 from referee.core.cards import RANK_LETTERS
+from referee.core.errors import RefereeError
 from referee.core.games.swoop_events import (
     GoOut, Paused, PickedUp, PickUp, Play, Played, Refused, Report, Reported, RoundScored,
     SwoopNote, SwoopOver, Undone, WentOut,
@@ -38,7 +39,7 @@ OUTPUT_TYPES = ("played", "refused", "picked-up", "went-out", "reported", "swoop
 SUMMARY_TYPES = ("swoop-round",)
 
 
-class SwoopLogError(ValueError):
+class SwoopLogError(RefereeError, ValueError):
     """A Swoop line that cannot be read; the message names the field."""
 
 

@@ -21,11 +21,13 @@ import tempfile
 import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Callable, Iterable
 
 import numpy as np
 
 from referee.audio import wav
 from referee.core.cards import full_deck
+from referee.core.errors import RefereeError
 from referee.lab.bench import mixing
 from referee.lab.bench.mixing import RATE
 
@@ -39,7 +41,7 @@ SNRS = ("clean", "20", "10", "5")
 NOISE_KINDS = mixing.NOISE_KINDS
 
 
-class CorpusError(RuntimeError):
+class CorpusError(RefereeError, RuntimeError):
     """The corpus could not be made (a TTS program missing or failing)."""
 
 
@@ -483,18 +485,44 @@ def default_dir(seed: int = 1, dev: str | None = None) -> Path:
     return root / "bench" / name
 
 
+def spoken_pool(lines: Iterable[tuple[Voice, str, Path | None]], rate: Callable[[], float],
+                say: Callable[..., np.ndarray] = synthesize, skip_failures: bool = False
+                ) -> list[np.ndarray]:
+    """Talk for babble and leaks: each of ``lines`` (voice, text, file) said by
+    ``say(voice, text, rate=rate())``. With a file, what is said is kept there
+    and read back (int16), and a file that exists is read without saying it
+    (nor drawing a rate); without one, ``say``'s samples are kept as they are.
+    ``skip_failures``: a voice that cannot say its text is left out
+    (:class:`CorpusError`). ``lines`` may be drawn lazily, from the same
+    random source as ``rate``: each line is taken before its rate."""
+    pool = []
+    for voice, text, path in lines:
+        if path is not None and path.exists():
+            pool.append(_read_mono16(path))
+            continue
+        try:
+            x = say(voice, text, rate=rate())
+        except CorpusError:
+            if not skip_failures:
+                raise
+            continue
+        if path is None:
+            pool.append(x)
+        else:
+            write_wav(path, x)
+            pool.append(_read_mono16(path))
+    return pool
+
+
 def _babble_pool(split: str, seed: int, workdir: Path, cache: Path,
                  voices: tuple[Voice, ...] = VOICES) -> list[np.ndarray]:
-    pool = []
+    """The babble of ``split``: each of its :data:`BABBLE` sentences said by
+    each of its voices, kept in ``cache``."""
     rng = mixing.rng_for(seed, f"babble/{split}")
-    for k, text in enumerate(BABBLE[split]):
-        for v in (v for v in voices if v.split == split):
-            f = cache / f"babble-{split}-{k}-{v.engine}-{v.name}.wav"
-            if not f.exists():
-                rate = float(rng.uniform(0.9, 1.15))
-                write_wav(f, synthesize(v, text, rate=rate, workdir=workdir))
-            pool.append(_read_mono16(f))
-    return pool
+    lines = ((v, text, cache / f"babble-{split}-{k}-{v.engine}-{v.name}.wav")
+             for k, text in enumerate(BABBLE[split]) for v in voices if v.split == split)
+    return spoken_pool(lines, lambda: float(rng.uniform(0.9, 1.15)),
+                       lambda v, text, rate: synthesize(v, text, rate=rate, workdir=workdir))
 
 
 def build(items: list[Item], directory: Path, seed: int = 1,

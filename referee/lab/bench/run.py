@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.core.errors import RefereeError
 from referee.lab.bench import corpus
 
 from referee.lab.bench import report
@@ -31,7 +32,7 @@ from referee.lab.bench.report import BLOCK_MS
 DESCRIPTION = __doc__
 
 
-class BenchError(ValueError):
+class BenchError(RefereeError, ValueError):
     """Bad benchmark input (an option, a corpus directory, a results file)."""
 
 

@@ -462,26 +462,31 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
 
 # Mixing and segmenting -----------------------------------------------------
 
-def _babble_pool(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Talk for babble (no card words), and card calls by other voices (a
-    neighbour's call leaking into a player's mic)."""
+def _talk_and_leaks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Talk for babble (60 lines of everyday words, no card words), and card
+    calls by other voices (40: a neighbour's call leaking into a player's
+    mic), said by training voices (see :func:`~referee.lab.bench.corpus.spoken_pool`)."""
     rng = random.Random(seed)
     voices = training_voices()
-    pool, calls = [], []
     cards = [t for t, _ in card_texts()]
-    for k in range(100):
-        if k < 60:
+
+    def talk():
+        for _ in range(60):
             words = [w for w in (rng.choice(EVERYDAY) for _ in range(rng.randint(5, 10)))
                      if w not in RANKS + SUITS]
             text = " ".join(words)
-        else:
+            yield rng.choice(voices), text, None
+
+    def calls():
+        for _ in range(40):
             text = rng.choice(cards)
-        try:
-            x = synthesize(rng.choice(voices), text, rate=rng.uniform(0.9, 1.2))
-        except corpus.CorpusError:
-            continue
-        (pool if k < 60 else calls).append(x)
-    return pool, calls
+            yield rng.choice(voices), text, None
+
+    def rate() -> float:
+        return rng.uniform(0.9, 1.2)
+
+    pool = corpus.spoken_pool(talk(), rate, synthesize, skip_failures=True)
+    return pool, corpus.spoken_pool(calls(), rate, synthesize, skip_failures=True)
 
 
 _POOL: list[np.ndarray] = []
@@ -660,7 +665,7 @@ def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=
     """Synthesise, mix and cut every job; save features and labels to ``out``
     (npz). ``work``: what makes a job's examples (default: :func:`_work`, the
     phrase classifier's; see also :func:`.tails.work`)."""
-    pools = _babble_pool(seed)
+    pools = _talk_and_leaks(seed)
     feats, labels, conds, voices = [], [], [], []
     with mp.get_context("fork").Pool(workers, initializer=_init, initargs=(pools,)) as p:
         for k, (job, ex) in enumerate(p.imap_unordered(work or _work, jobs, chunksize=8)):

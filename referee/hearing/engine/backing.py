@@ -1,0 +1,216 @@
+"""The classifier backing policy: :class:`Backed`, the phrase classifier and
+the suit check beside a decoder, and when each is believed."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from referee.core.events import CALLS_AND_SHOUTS
+from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.engine.base import EngineError
+from referee.hearing.grammar import Grammar
+from referee.hearing.suits import SuitCheck
+
+#: Calls and shouts must be voiced (have a pitch) for at least this many 10 ms
+#: steps in a row (see :func:`checks.voiced_run`): every word of theirs has a
+#: vowel, while a slapped card or a riffle that the grammar forced into "goop"
+#: has none.
+MIN_VOICED_RUN = 6
+
+#: ... unless the classifier gives the phrase at least ``sure`` (0.9): then
+#: this many steps do. Noise breaks the pitch of a deep voice into short runs
+#: (a low "goop" in pink noise at 15 dB was thrown out so), while what the
+#: classifier is that sure of is not clatter.
+SURE_VOICED_RUN = 3
+
+
+@dataclasses.dataclass(frozen=True)
+class Backing:
+    """The settings of the classifier backing (see :class:`Backed`), made once
+    and shared: when the classifier, the suit check and the decoder are each
+    believed. Why these values: docs/hearing-decisions.md, docs/partial-calls.md."""
+
+    accept: float = 0.5
+    """The classifier's bar for a call or shout at a segment's close."""
+    support: float = 0.02
+    """Under this from the classifier, the decoder's call or shout is not believed."""
+    early: float | None = 0.8
+    """The classifier's bar for a call or shout in a segment still open (None: never)."""
+    sure: float | None = 0.9
+    """From this on, a call or shout needs only :data:`SURE_VOICED_RUN` voiced steps."""
+    decide_at_pause: bool = True
+    """Whether a call or shout is decided at a short pause in a segment."""
+    pause_support: float = 0.15
+    """What the decoder's call decided at a pause needs from the classifier."""
+    pause_accept: float = 0.6
+    """The classifier's bar for a call or shout decided at a short pause."""
+    hang: float = 0.21
+    """Seconds of pause that close a segment in quiet."""
+    hang_noisy: float = 0.36
+    """Seconds of pause that close a segment in loud noise."""
+    max_outside: float = 0.12
+    """Seconds of voiced sound a phrase may leave outside it."""
+    suit_bar: float = 0.03
+    """What the suit check must give a card call's suit (see :meth:`Backed.suit_holds`)."""
+    partial_doubt: float = 0.2
+    """A partial call stands only if the classifier gives no full call this much."""
+    partial_span: float = 0.7
+    """Seconds a partial call's sound may last, at most."""
+    partial_outside: float = 0.03
+    """Seconds of voiced sound a partial call may leave outside it."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.name == "decide_at_pause":
+                v = bool(v)
+            elif v is not None:
+                v = float(v)
+            object.__setattr__(self, f.name, v)
+
+    def with_options(self, options: dict) -> Backing:
+        """These settings with those that ``options`` names taken out of it
+        (``options`` keeps the rest: settings of the decoder)."""
+        mine = {f.name: options.pop(f.name) for f in dataclasses.fields(self)
+                if f.name in options}
+        return dataclasses.replace(self, **mine) if mine else self
+
+
+#: The backing of PocketSphinx, the engine used unless a Vosk model is found.
+BACKING = Backing()
+
+#: The backing of Vosk: as PocketSphinx's, but partial calls are checked as
+#: they were before those settings were tuned (on PocketSphinx only).
+VOSK_BACKING = Backing(partial_span=1.0, partial_outside=0.12)
+
+
+class Backed:
+    """The phrase classifier beside a decoder, for the engines whose streams are
+    :class:`SegmentStream` s: it knows only the card calls and "goop" but hears
+    them far better in noise. A segment it gives a call or shout with
+    probability ``accept`` or more (and that is voiced) is that phrase, without
+    asking the decoder; an open segment it is sure of (``early``) is reported
+    before it closes, and a call or shout is decided at a short pause in a
+    segment (``decide_at_pause``, with its bar at ``pause_accept`` and the
+    decoder's call needing ``pause_support`` from it). Anything else is the
+    decoder's (:meth:`decode`), except that a call or shout the classifier gives
+    less than ``support`` is not believed. A call or shout must be voiced for
+    :data:`MIN_VOICED_RUN` steps, or for :data:`SURE_VOICED_RUN` when the
+    classifier gives it ``sure`` or more. A card call, whoever found it, must
+    end with its suit word as the suit check hears it (``suits``: True for
+    the one in models/, a path, a loaded one, or False for none; it must give
+    the suit ``suit_bar`` or more, see :meth:`suit_holds`). These settings
+    are the engine's ``backing`` (:class:`Backing`)."""
+
+    name = "backed"
+    rate = 16000
+    grammar: Grammar
+
+    def _back(self, classifier: PhraseClassifier | str | bool, suits: SuitCheck | str | bool,
+              backing: Backing) -> None:
+        """Load the classifier and the suit check (see :class:`Backed`) and keep
+        ``backing``, the settings that say when each is believed."""
+        self.backing = backing
+        self.classifier = self._load_classifier(classifier)
+        #: The kind of each of the classifier's phrases in this grammar (None: not in it).
+        self.phrase_kinds = {} if self.classifier is None else {
+            name: getattr(self.grammar.match(name), "kind", None)
+            for name in self.classifier.classes}
+        if not any(k in CALLS_AND_SHOUTS for k in self.phrase_kinds.values()):
+            # None of its phrases is one of this grammar's calls or shouts.
+            self.classifier, self.phrase_kinds = None, {}
+        #: The suit check (see :mod:`.suits`), beside the classifier.
+        self.suits = None
+        if self.classifier is not None and suits not in (False, None):
+            try:
+                self.suits = suits if isinstance(suits, SuitCheck) else \
+                    SuitCheck.load(None if suits is True else suits)
+            except ClassifierError as e:
+                raise EngineError(str(e)) from None
+
+    def partial_holds(self, probs: dict[str, float] | None, span: float) -> bool:
+        """Whether a partial call the decoder found may
+        stand: its sound lasts ``partial_span`` seconds at most (and no more
+        than ``partial_outside`` seconds of voiced sound lie outside it, which
+        the caller checks), and the
+        classifier (``probs``) gives no full call or shout ``partial_doubt``
+        or more (a call whose suit sank under noise is no miscall)."""
+        if span > self.backing.partial_span:
+            return False
+        if probs is None:
+            return True
+        doubt = max((v for name, v in probs.items() if name != OTHER), default=0.0)
+        return doubt < self.backing.partial_doubt
+
+    def suit_holds(self, said: str, kind: str, samples: np.ndarray, end: float) -> bool:
+        """Whether a call ``said`` that ends ``end`` seconds into ``samples``
+        ends with its suit word, as the suit check hears it (it gives that
+        suit ``suit_bar`` or more): "six of one" taken for "six of clubs"
+        does not. Anything but a card call (``kind``, as the grammar has
+        it), or with no suit check, holds."""
+        if self.suits is None or kind != "call":
+            return True
+        return self.suits.probability(said, samples, end, self.rate) >= self.backing.suit_bar
+
+    def decode(self, samples: np.ndarray, noise: np.ndarray | None = None, channel: int = 0,
+               probs: dict[str, float] | None = None
+               ) -> tuple[str, list[tuple[str, float, float]], float]:
+        """One segment's words with (start, end) seconds within it, and a
+        confidence in 0..1 (0: rejected)."""
+        raise NotImplementedError
+
+    @property
+    def description(self) -> str:
+        """What is in use, for start-up messages and reports."""
+        out = self.name
+        if self.classifier is not None:
+            out += f" + phrase classifier ({self.classifier.path})"
+            if self.suits is not None:
+                out += f" + suit check ({self.suits.path})"
+        model = getattr(self, "model_path", None)
+        return out + (f"; model {model}" if model else "")
+
+    def _load_classifier(self, classifier) -> PhraseClassifier | None:
+        """The phrase classifier (``True``: the one in models/), or None when
+        it is turned off or there are no calls or shouts to listen for."""
+        if classifier is False or classifier is None \
+                or not self.grammar.kinds & CALLS_AND_SHOUTS:
+            return None
+        if isinstance(classifier, PhraseClassifier):
+            return classifier
+        try:
+            return PhraseClassifier.load(None if classifier is True else classifier)
+        except ClassifierError as e:
+            raise EngineError(str(e)) from None
+
+    def classify(self, samples: np.ndarray | None = None, feats: np.ndarray | None = None
+                 ) -> tuple[str, float, dict[str, float]]:
+        """The classifier's answer for a segment (its samples, or its
+        features): its best phrase among the kinds listened for (or
+        ``OTHER``), that phrase's probability, and every phrase's probability
+        (what the kinds not listened for had goes to ``OTHER``)."""
+        c = self.classifier
+        p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
+        probs: dict[str, float] = {OTHER: 0.0}
+        for name, q in zip(c.classes, p):
+            if self.phrase_kinds.get(name) in CALLS_AND_SHOUTS:
+                probs[name] = float(q)
+            else:
+                probs[OTHER] += float(q)
+        best = max(probs, key=probs.get)
+        return best, probs[best], probs
+
+    def min_voiced_run(self, q: float) -> int:
+        """How many voiced 10 ms steps in a row a call or shout needs when the
+        classifier gives it probability ``q`` (see :data:`SURE_VOICED_RUN`)."""
+        if self.backing.sure is not None and q >= self.backing.sure:
+            return SURE_VOICED_RUN
+        return MIN_VOICED_RUN
+
+    def ruled_out(self, said: str, probs: dict[str, float] | None) -> bool:
+        """Whether the classifier all but rules out the phrase ``said`` (its
+        probability in ``probs`` is under ``support``): the decoder's finding
+        it does not count."""
+        return probs is not None and said in probs and probs[said] < self.backing.support
