@@ -13,13 +13,14 @@ import time
 from pathlib import Path
 
 from referee.core.cards import Card
+from referee.core.errors import RefereeError
 from referee.lab.bench.games import Game, Speech
 
 SLACK = 0.15
 """Seconds either side of a true utterance within which a heard call may belong to it."""
 
 
-class PlayFailed(RuntimeError):
+class PlayFailed(RefereeError, RuntimeError):
     """``referee play`` did not run a game through (its exit status and last lines)."""
 
 
