@@ -32,6 +32,15 @@ from referee.hearing.leaks import LeakCanceller, LeakModel
 from referee.hearing.timing import CallTimer
 
 
+ACTIVE_DB = 10.0
+"""dB under its loudest 10 ms frame within which a frame of an utterance's own mic counts
+when mics are compared (with the leaks taken out)."""
+CLEAN_COPY_DB = 15.0
+"""dB by which another mic, the leaks taken out, must be louder for an utterance to be a
+copy of its voice whatever their shapes (what a canceller leaves of a leak is more than
+this under it; a neighbour whose mic is set louder may be 9 dB over)."""
+
+
 class CrossTalk:
     def __init__(self, rate: int, channels: int, players: Sequence[str | None] | None = None,
                  keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 9.0,
@@ -42,6 +51,10 @@ class CrossTalk:
         self.keep = int(keep * rate)
         self.margin_db, self.copy_db, self.min_corr = margin_db, copy_db, min_correlation
         self.audio = np.zeros((0, channels), np.float32)
+        self.clean = np.zeros((0, channels), np.float32) if cancel else None
+        """``audio`` with the leaks between the mics taken out (None without ``cancel``):
+        who is loudest is judged on it, so a mic whose gain is higher than its
+        neighbour's does not take the neighbour's calls."""
         self.first = 0  # sample index of self.audio[0]
         self.accepted: list[Utterance] = []
         self.leaks = LeakModel(rate, channels)
@@ -67,10 +80,15 @@ class CrossTalk:
                 b = b[-gap:]
         self.audio = np.concatenate([self.audio, b])
         self.leaks.observe(b)
-        own = None if self.cancel is None else self.cancel.process(b).astype(np.float32)
+        own = None
+        if self.cancel is not None:
+            own = self.cancel.process(b).astype(np.float32)
+            self.clean = np.concatenate([self.clean, own])
         if len(self.audio) > self.keep:
             cut = len(self.audio) - self.keep
             self.audio = self.audio[cut:]
+            if self.clean is not None:
+                self.clean = self.clean[cut:]
             self.first += cut
         return own
 
@@ -82,12 +100,22 @@ class CrossTalk:
         if b - a < self.rate // 50 or not (0 <= u.channel < self.channels):
             return u.channel
         span = self.audio[a:b].astype(np.float64)
+        level = span if self.clean is None else self.clean[a:b].astype(np.float64)
         frame = self.rate // 100
         n = (b - a) // frame
-        env = np.sqrt(np.mean(span[: n * frame].reshape(n, frame, self.channels) ** 2, axis=1)
+        env = np.sqrt(np.mean(level[: n * frame].reshape(n, frame, self.channels) ** 2, axis=1)
                       + 1e-12)  # (n, channels)
-        energy = 10 * np.log10(np.mean(env ** 2, axis=0))
         own = u.channel
+        if self.clean is not None:
+            # where the utterance is: its own mic's loudest frames (a recogniser's segment
+            # may run on through the noise well past the voice)
+            busy = env[:, own] >= env[:, own].max() * 10 ** (-ACTIVE_DB / 20)
+            env = env[busy]
+        energy = 10 * np.log10(np.mean(env ** 2, axis=0))
+        # with the leaks taken out, levels and shapes are compared on what is left: what
+        # a canceller leaves of a leak is still a copy of the voice, while another player
+        # talking at the same time into a mic set louder is not
+        shape = span if self.clean is None else level
         best, best_db = own, energy[own]
         for k in range(self.channels):
             if k == own:
@@ -95,7 +123,8 @@ class CrossTalk:
             louder = energy[k] - energy[own]
             if louder < self.margin_db or energy[k] <= best_db:
                 continue
-            if louder >= self.copy_db or _similarity(span[:, own], span[:, k],
+            copy_db = self.copy_db if self.clean is None else CLEAN_COPY_DB
+            if louder >= copy_db or _similarity(shape[:, own], shape[:, k],
                                                       self.rate // 200) >= self.min_corr:
                 best, best_db = k, energy[k]
         return best

@@ -199,10 +199,12 @@ class LeakModel:
         return y
 
 
-MAX_LEAK_DB = -6.0
-"""dB: a learnt leak louder than this is not taken out. Another player's mic that hears a
-voice nearly as loud as the player's own is no leak to cancel but a mic in the wrong
-place, and a wrong filter would put that voice into the channel instead of taking it out."""
+MAX_LEAK_DB = 6.0
+"""dB: a learnt leak louder than this is not taken out. A leak can be louder on the other
+mic than on the talker's own when that mic's gain is higher (a leak 10 dB down with mic
+gains 6 dB apart either way is 2 dB up), but a mic that hears another player much louder
+than its own is in the wrong place, and a wrong filter would put that voice into the
+channel instead of taking it out."""
 
 
 class LeakCanceller:
