@@ -131,3 +131,17 @@ def test_two_players_calling_at_once_are_each_heard_on_their_own_mic(tmp_path, s
                                                   recogniser()).events()
              if isinstance(e, Utterance) and e.kind == "call" and e.end > 8.0]
     assert sorted(heard) == [("ann", "seven of clubs"), ("bob", "five of diamonds")], heard
+
+
+def test_a_neighbour_whose_mic_is_set_louder_does_not_take_a_call_made_at_once(
+        tmp_path, speech):
+    # ann's mic is set 8 dB louder than bob's: while both call, ann's mic is the loudest
+    # of all for the whole of bob's call, leaks and all; bob's call is still bob's
+    n = RATE * 10
+    mics = table(calls_at_once(speech, n)) * 10 ** (np.array([8.0, 0.0, 0.0]) / 20)
+    path = tmp_path / "table.wav"
+    write_wav(path, mics / max(1.0, np.abs(mics).max() / 0.9), RATE)
+    heard = [(e.player, e.said) for e in Listener(RecordingSource(path, ["ann", "bob", "cat"]),
+                                                  recogniser()).events()
+             if isinstance(e, Utterance) and e.kind == "call" and e.end > 8.0]
+    assert sorted(heard) == [("ann", "seven of clubs"), ("bob", "five of diamonds")], heard
