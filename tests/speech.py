@@ -61,6 +61,14 @@ def pad(x: np.ndarray, before: float, after: float, rate: int = 16000,
     return np.concatenate([b, x, a]).astype(np.float32)
 
 
+def place(n: int, x: np.ndarray, at: float, rate: int = 16000) -> np.ndarray:
+    """``x`` placed ``at`` seconds into ``n`` samples of silence (cut at the end)."""
+    out = np.zeros(n)
+    i = int(at * rate)
+    out[i:i + len(x)] = x[:n - i]
+    return out
+
+
 def mix_snr(speech: np.ndarray, noise: np.ndarray, snr_db: float) -> np.ndarray:
     """Speech plus noise scaled to ``snr_db`` (speech power over its active part)."""
     n = np.resize(noise, speech.shape)

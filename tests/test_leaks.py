@@ -11,7 +11,7 @@ from referee.audio.wav import write_wav
 from referee.core.events import Utterance
 from referee.hearing.leaks import LeakCanceller, LeakModel
 from referee.app.listener import Listener
-from speech import corpus, pink, recogniser
+from speech import corpus, pink, place, recogniser
 
 RATE = 16000
 PHRASES = {
@@ -29,13 +29,6 @@ LEAKS = {(0, 1): (-10.0, 30), (0, 2): (-12.0, 52), (1, 0): (-10.0, 24), (1, 2): 
 @pytest.fixture(scope="module")
 def speech(tmp_path_factory):
     return corpus(tmp_path_factory.mktemp("leaks"), PHRASES)
-
-
-def place(n: int, x: np.ndarray, at: float) -> np.ndarray:
-    out = np.zeros(n)
-    i = int(at * RATE)
-    out[i:i + len(x)] = x[:n - i]
-    return out
 
 
 def table(dry: list[np.ndarray], room: np.ndarray | None = None,
@@ -61,6 +54,16 @@ def calls_at_once(speech, n):
     bob = place(n, speech["bob-qh"], 2.5) + place(n, speech["bob-5d"], 8.15)
     cat = place(n, speech["cat-kd"], 4.5)
     return [ann, bob, cat]
+
+
+def calls_heard_at_once(tmp_path, mics: np.ndarray) -> list[tuple[str, str]]:
+    """(player, card) of the calls the listener of ``referee play --audio`` hears in the
+    table's recording after 8 s, where ann and bob call at once."""
+    path = tmp_path / "table.wav"
+    write_wav(path, mics / max(1.0, np.abs(mics).max() / 0.9), RATE)
+    return [(e.player, e.said) for e in Listener(RecordingSource(path, ["ann", "bob", "cat"]),
+                                                 recogniser()).events()
+            if isinstance(e, Utterance) and e.kind == "call" and e.end > 8.0]
 
 
 def test_each_leak_is_learnt_where_noise_reaches_every_mic(speech):
@@ -124,12 +127,7 @@ def test_the_canceller_takes_the_neighbours_leak_out_and_leaves_the_voice(speech
 
 def test_two_players_calling_at_once_are_each_heard_on_their_own_mic(tmp_path, speech):
     n = RATE * 10
-    mics = table(calls_at_once(speech, n))
-    path = tmp_path / "table.wav"
-    write_wav(path, mics / max(1.0, np.abs(mics).max() / 0.9), RATE)
-    heard = [(e.player, e.said) for e in Listener(RecordingSource(path, ["ann", "bob", "cat"]),
-                                                  recogniser()).events()
-             if isinstance(e, Utterance) and e.kind == "call" and e.end > 8.0]
+    heard = calls_heard_at_once(tmp_path, table(calls_at_once(speech, n)))
     assert sorted(heard) == [("ann", "seven of clubs"), ("bob", "five of diamonds")], heard
 
 
@@ -139,9 +137,5 @@ def test_a_neighbour_whose_mic_is_set_louder_does_not_take_a_call_made_at_once(
     # of all for the whole of bob's call, leaks and all; bob's call is still bob's
     n = RATE * 10
     mics = table(calls_at_once(speech, n)) * 10 ** (np.array([8.0, 0.0, 0.0]) / 20)
-    path = tmp_path / "table.wav"
-    write_wav(path, mics / max(1.0, np.abs(mics).max() / 0.9), RATE)
-    heard = [(e.player, e.said) for e in Listener(RecordingSource(path, ["ann", "bob", "cat"]),
-                                                  recogniser()).events()
-             if isinstance(e, Utterance) and e.kind == "call" and e.end > 8.0]
+    heard = calls_heard_at_once(tmp_path, mics)
     assert sorted(heard) == [("ann", "seven of clubs"), ("bob", "five of diamonds")], heard

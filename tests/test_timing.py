@@ -10,7 +10,7 @@ from referee.core.events import Heard, Utterance
 from referee.hearing.leaks import LeakModel
 from referee.hearing.timing import truth
 from referee.app.listener import Listener
-from speech import corpus, pink, recogniser
+from speech import corpus, pink, place, recogniser
 
 RATE = 16000
 PHRASES = {
@@ -42,13 +42,6 @@ def table(dry: list[np.ndarray], snr: float | None = None) -> np.ndarray:
             level = np.sqrt(np.mean(own[np.abs(own[:, c]) > 1e-4, c] ** 2)) if c == 1 else 0.05
             mics[:, c] += pink(n, seed=c) * level * 10 ** (-snr / 20)
     return mics * 10 ** (np.array(GAINS_DB) / 20)
-
-
-def place(n: int, x: np.ndarray, at: float) -> np.ndarray:
-    out = np.zeros(n)
-    i = int(at * RATE)
-    out[i:i + len(x)] = x[:n - i]
-    return out
 
 
 def true_span(x: np.ndarray, at: float) -> tuple[float, float]:
