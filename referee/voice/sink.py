@@ -21,18 +21,21 @@ class _Item:
     urgent: bool
     at: float
     audio: Audio | None = None
+    droppable: bool = False
 
 
 class _Timeline:
     """Where announcements fall on the audio clock when nothing real plays
     them (the WAV sink): one at a time, in order asked, urgent ones first,
-    and an urgent one cuts short a non-urgent one that is playing, as the
-    live speaker does. Pure bookkeeping, so a recorded game gives the same
+    an urgent one cuts short a non-urgent one that is playing and drops the
+    droppable ones waiting (into :attr:`dropped`), as the live speaker does. Pure bookkeeping, so a recorded game gives the same
     WAV however fast it is processed."""
 
     def __init__(self):
         self.current: tuple[_Item, float, float] | None = None
         self.pending: list[_Item] = []
+        self.dropped: list[_Item] = []
+        """Droppable items that an urgent one came before; never placed."""
         self.last_at = 0.0
 
     def add(self, item: _Item) -> list[tuple[_Item, float, float, bool]]:
@@ -46,6 +49,8 @@ class _Timeline:
             done.append((cur[0], cur[1], max(at, cur[1]), True))
             self.current = None
         if item.urgent:
+            self.dropped += [p for p in self.pending if p.droppable]
+            self.pending = [p for p in self.pending if not p.droppable]
             k = next((i for i, p in enumerate(self.pending) if not p.urgent), len(self.pending))
             self.pending.insert(k, item)
         else:
