@@ -26,10 +26,11 @@ class _Item:
 
 class _Timeline:
     """Where announcements fall on the audio clock when nothing real plays
-    them (the WAV sink): one at a time, in order asked, urgent ones first,
+    them (the WAV sink): one at a time, in order asked, urgent ones first;
     an urgent one cuts short a non-urgent one that is playing and drops the
-    droppable ones waiting (into :attr:`dropped`), as the live speaker does. Pure bookkeeping, so a recorded game gives the same
-    WAV however fast it is processed."""
+    droppable ones waiting (into :attr:`dropped`), as the live speaker does.
+    Pure bookkeeping, so a recorded game gives the same WAV however fast it
+    is processed."""
 
     def __init__(self):
         self.current: tuple[_Item, float, float] | None = None
