@@ -395,3 +395,32 @@ def test_wav_sink_drops_a_waiting_score_for_a_verdict(tmp_path, pyttsx3_voice):
     assert score.dropped and score.start is None
     assert out_.start == verdict.end and not out_.dropped
     assert "referee: Bob has one, Ann has zero." in text.getvalue()   # printed, not voiced
+
+
+def test_the_next_card_lets_a_score_that_has_begun_finish_but_a_verdict_cuts_it(pyttsx3_voice):
+    player = RealTimePlayer()
+    with Speaker("speakers", text=io.StringIO(), voice=pyttsx3_voice, player=player) as s:
+        s.say("Bob has one, Ann has zero.", droppable=True)
+        s.say("Ann has one, Bob has one.", droppable=True)
+        wait_until(lambda: s.talking() is not None)
+        s.say("Queen of hearts.", urgent=True, cuts_scores=False)
+        s.wait()
+        s.say("Bob has two, Ann has zero.", droppable=True)
+        wait_until(lambda: s.talking() is not None)
+        asked = s.clock()
+        s.say("Ann wins one card.", urgent=True)
+    score, stale, card, score2, verdict = s.history()
+    assert not score.interrupted and card.start - score.end < 0.2       # said to the end, then the card
+    assert stale.dropped
+    assert score2.interrupted and verdict.start - asked < 0.3
+
+
+def test_wav_sink_the_next_card_lets_a_score_finish(tmp_path, pyttsx3_voice):
+    with Speaker(tmp_path / "said.wav", text=io.StringIO(), voice=pyttsx3_voice) as s:
+        s.say("Bob has one, Ann has zero.", droppable=True, at=1.0)
+        s.say("Queen of hearts.", urgent=True, cuts_scores=False, at=1.5)
+        s.say("Bob has two, Ann has zero.", droppable=True, at=5.0)
+        s.say("Ann wins one card.", urgent=True, at=5.5)
+    score, card, score2, verdict = s.history()
+    assert not score.interrupted and card.start == score.end
+    assert score2.interrupted and score2.end == verdict.start == 5.5

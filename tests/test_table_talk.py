@@ -77,3 +77,23 @@ def test_terse_says_the_score_every_n_rounds_when_asked_to(tmp_path):
     speaker.close()
     assert [s.text for s in speaker.history()] == ["Ann wins.", "Ann wins.", "Ann has two, Bob has zero."]
     assert Announcer("terse").scores_every == 0 and Announcer("quiet").scores_every == 1
+
+
+def test_with_a_virtual_deck_the_next_card_follows_a_score_that_has_begun(tmp_path):
+    deck = VirtualDeck(cards=[Card.parse("3S"), Card.parse("QH"), Card.parse("6D")])
+    table, speaker = table_with(tmp_path, deck=deck, options=TableOptions(deal_pause=0.2, round_timeout=20))
+    heard_all(table, 0.5)                          # 3♠ dealt
+    table.hear(utter("ann", "four of hearts", 1.5, 2.0))
+    heard_all(table, 2.1)                          # ann wins: verdict (1.2 s), then the score
+    heard_all(table, 3.7)                          # Q♥ dealt while the score is said
+    heard_all(table, 7.0)
+    table.hear(utter("bob", "king of spades", 7.5, 8.0))
+    heard_all(table, 8.1)                          # bob wins: verdict and score
+    heard_all(table, 8.3)                          # 6♦ dealt during bob's verdict
+    speaker.close()
+    card, verdict, score, card2, verdict2, score2, card3 = speaker.history()
+    assert (verdict.text, score.text, card2.text) == ("Ann wins one card.", "Ann has one, Bob has zero.",
+                                                      "Queen of hearts.")
+    assert not score.interrupted and card2.start == score.end      # the score is said to its end
+    # a score that has not begun when the next card is dealt is dropped
+    assert verdict2.start == 8.1 and score2.dropped and card3.start == verdict2.end

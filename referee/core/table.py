@@ -344,7 +344,7 @@ class Table:
         if card is None:
             self.finish()
             return
-        self._say(deal_sentence(card), at=self.now, urgent=True)
+        self._say(deal_sentence(card), at=self.now, urgent=True, cuts_scores=False)  # a score goes on
         self._push(DECK, Deal(card, self.now))
 
     def _resumed(self, at: float) -> None:
@@ -457,10 +457,11 @@ class Table:
         if verdicts and self.screen is not None:
             self.screen.update(self)
 
-    def _say(self, text: str, at: float, urgent: bool = False, droppable: bool = False) -> None:
+    def _say(self, text: str, at: float, urgent: bool = False, droppable: bool = False,
+             cuts_scores: bool = True) -> None:
         self.last_said = text
         if self.speaker is not None:
-            self.speaker.say(text, urgent=urgent, at=at, droppable=droppable)
+            self.speaker.say(text, urgent=urgent, at=at, droppable=droppable, cuts_scores=cuts_scores)
 
     def _note(self, text: str) -> None:
         if self.journal is not None:

@@ -22,12 +22,14 @@ class _Item:
     at: float
     audio: Audio | None = None
     droppable: bool = False
+    cuts_scores: bool = True
 
 
 class _Timeline:
     """Where announcements fall on the audio clock when nothing real plays
     them (the WAV sink): one at a time, in order asked, urgent ones first;
-    an urgent one cuts short a non-urgent one that is playing and drops the
+    an urgent one cuts short a non-urgent one that is playing (unless it is
+    droppable and the urgent one does not ``cuts_scores``) and drops the
     droppable ones waiting (into :attr:`dropped`), as the live speaker does.
     Pure bookkeeping, so a recorded game gives the same WAV however fast it
     is processed."""
@@ -46,7 +48,8 @@ class _Timeline:
         self.last_at = at
         done = self._advance(at)
         cur = self.current
-        if cur and item.urgent and not cur[0].urgent and cur[2] > at:
+        if cur and item.urgent and not cur[0].urgent and cur[2] > at and \
+                (item.cuts_scores or not cur[0].droppable):
             done.append((cur[0], cur[1], max(at, cur[1]), True))
             self.current = None
         if item.urgent:

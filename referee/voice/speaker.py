@@ -22,8 +22,9 @@ within milliseconds), and each rendering is trimmed of the voice's leading and
 trailing silence, so ``start`` and ``end`` are those of the speech.
 ``say(urgent=True)`` jumps the queue, cuts short a non-urgent announcement
 being spoken and drops the waiting ones that were said to be ``droppable``
-(a score readout: stale once a verdict or the next card is out); the WAV sink
-does the same on its timeline. So an urgent announcement waits only for the
+(a score readout: stale once a verdict or the next card is out); with
+``cuts_scores=False`` (the next card) it lets a droppable one that has begun
+finish. The WAV sink does the same on its timeline. So an urgent announcement waits only for the
 urgent ones before it and for its own rendering (tens of milliseconds).
 
 Times are seconds on the *audio clock* (the ``clock`` callable given, e.g. the
@@ -123,17 +124,19 @@ class Speaker:
     # -- the game's side -------------------------------------------------
 
     def say(self, text: str, urgent: bool = False, at: float | None = None,
-            droppable: bool = False) -> None:
+            droppable: bool = False, cuts_scores: bool = True) -> None:
         """Queue an announcement and return at once. ``urgent`` ones go before
         every waiting non-urgent one, cut short a non-urgent one being spoken
-        and drop the waiting ``droppable`` ones (those are still printed, not
-        voiced). ``at``: its audio-clock time (default: the clock now)."""
+        (but a ``droppable`` one only if they ``cuts_scores``) and drop the
+        waiting ``droppable`` ones (those are still printed, not voiced).
+        ``at``: its audio-clock time (default: the clock now)."""
         if at is None:
             at = self.clock()
         with self._lock:
             if self._closed:
                 raise RuntimeError("this speaker is closed")
-            item = _Item(len(self._records), str(text), urgent, at, droppable=droppable and not urgent)
+            item = _Item(len(self._records), str(text), urgent, at, droppable=droppable and not urgent,
+                         cuts_scores=cuts_scores)
             self._records.append(Spoken(item.text, urgent, at))
             if urgent and self.mode == "live":
                 for q in [q for q in self._queue if q is not _STOP and q.droppable]:
@@ -142,7 +145,8 @@ class Speaker:
                     self._print(q)
                 k = next((i for i, q in enumerate(self._queue) if not q.urgent), len(self._queue))
                 self._queue.insert(k, item)
-                if self._playing is not None and not self._playing.urgent:
+                playing = self._playing
+                if playing is not None and not playing.urgent and (cuts_scores or not playing.droppable):
                     self._interrupt.set()
             else:
                 self._queue.append(item)
