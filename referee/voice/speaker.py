@@ -24,8 +24,9 @@ trailing silence, so ``start`` and ``end`` are those of the speech.
 being spoken and drops the waiting ones that were said to be ``droppable``
 (a score readout: stale once a verdict or the next card is out); with
 ``cuts_scores=False`` (the next card) it lets a droppable one that has begun
-finish. The WAV sink does the same on its timeline. So an urgent announcement waits only for the
-urgent ones before it and for its own rendering (tens of milliseconds).
+finish. The WAV sink does the same on its timeline. So an urgent
+announcement waits only for the urgent ones before it and for its own
+rendering (docs/announcements.md).
 
 Times are seconds on the *audio clock* (the ``clock`` callable given, e.g. the
 microphones' sample count; or the ``at`` given to :meth:`Speaker.say`). Each
