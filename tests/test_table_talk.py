@@ -36,6 +36,7 @@ def test_a_verdict_ready_during_the_score_readout_cuts_it_and_starts_at_once(tmp
     verdict, score = speaker.history()
     assert (verdict.text, score.text) == ("Ann wins one card.", "Ann has one, Bob has zero.")
     assert verdict.urgent and not score.urgent
+    assert table.last_said == "Ann wins one card. Ann has one, Bob has zero."   # one line on the screen
     during = verdict.end + 0.3                     # bob's call ends while the score is read out
     table.hear(utter(None, "queen of hearts", during - 1.0, during - 0.6))
     table.hear(utter("bob", "king of spades", during - 0.5, during))
