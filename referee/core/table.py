@@ -459,8 +459,7 @@ class Table:
 
     def _say(self, text: str, at: float, urgent: bool = False, droppable: bool = False,
              cuts_scores: bool = True) -> None:
-        # the screen shows a score with the verdict it follows
-        self.last_said = f"{self.last_said} {text}" if droppable and self.last_said else text
+        self.last_said = f"{self.last_said} {text}" if droppable and self.last_said else text  # + its verdict
         if self.speaker is not None:
             self.speaker.say(text, urgent=urgent, at=at, droppable=droppable, cuts_scores=cuts_scores)
 
