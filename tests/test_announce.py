@@ -81,3 +81,18 @@ def test_a_goop_win_and_its_points():
              for i, (p, f, v) in enumerate([("ann", "centre", 12), ("ann", "left", 0),
                                             ("bob", "centre", 1), ("bob", "left", 1)])]
     assert spoken(objs)[-1] == "Ann has twelve, Bob has minus one. Game over. Ann wins with twelve points."
+
+
+def test_the_score_is_a_line_of_its_own_and_terse_names_only_who_won():
+    log = [game(options={"two_player_miscall": "forfeit"}), deal("3S", 0), call("ann", "four of hearts", 0.5, 1.0),
+           deal("QH", 2), call("bob", "king of spades", 2.0, 2.50), call("ann", "jack of clubs", 2.1, 2.52),
+           deal("6D", 4), call("bob", "six of hearts", 4.2, 4.4), call("bob", "eight of clubs", 4.5, 5.0),
+           deal("7H", 6), call("ann", "eight of clubs", 6.5, 7.0), call("bob", "two of spades", 6.5, 7.01)]
+    a = Announcer()
+    said = [a.lines(v) for v in replay_lines(lines(log))]
+    first = next(x for x in said if x)
+    assert [(x.text, x.score) for x in first] == [("Ann wins one card.", False),
+                                                  ("Ann has one, Bob has zero.", True)]
+    # a race won by beginning first, a forfeit and a draw: each in the fewest words, no score
+    assert spoken(log, verbosity="terse") == [
+        "Ann wins.", "Bob wins.", "Ann wins.", "Ann and Bob tie.", "Game over. Ann wins with two cards. Bob has one."]

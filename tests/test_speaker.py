@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -322,3 +323,104 @@ def test_a_player_that_exits_without_playing_is_no_audio_output():
     with pytest.raises(sp.PlaybackError, match="exited after"):
         player.play(EspeakVoice().render("Bob wins two cards"), threading.Event(), lambda: None)
     player.close()
+
+
+class RealTimePlayer:
+    """Test double for the audio output: 'plays' each audio for its real duration on the
+    real clock (interruptible), as paplay would, without an audio server."""
+
+    def __init__(self):
+        self.played = []
+
+    def start(self):
+        pass
+
+    def play(self, audio, stop, started):
+        started()
+        self.played.append(audio.duration)
+        return not stop.wait(audio.duration)
+
+    def close(self):
+        pass
+
+
+def wait_until(check, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
+def test_a_verdict_asked_during_a_score_readout_starts_at_once_and_drops_the_stale_score(pyttsx3_voice):
+    """The real pyttsx3 child renders; the player takes each audio's real duration."""
+    player = RealTimePlayer()
+    with Speaker("speakers", text=io.StringIO(), voice=pyttsx3_voice, player=player) as s:
+        s.say("Bob wins one card.", urgent=True)
+        s.say("Bob has one, Ann has zero, Cy has zero, Dee has zero.", droppable=True)
+        wait_until(lambda: (s.talking() or s.history()[0]).text.startswith("Bob has"))
+        time.sleep(0.3)                                   # the score is being read out
+        s.say("Ann has one, Bob has one.", droppable=True)  # queued behind it: stale soon
+        asked = s.clock()
+        s.say("Ann wins one card.", urgent=True)
+        s.say("Queen of hearts.", urgent=True)            # the next card is never dropped
+    first, score, stale, verdict, card = s.history()
+    assert score.interrupted and score.end - score.start < 1.0   # the whole takes over 3 s
+    assert stale.dropped and stale.start is None
+    assert verdict.start - asked < 0.3 and not verdict.interrupted
+    assert card.start >= verdict.end and not card.interrupted and not card.dropped
+    assert len(player.played) == 4
+
+
+def test_a_verdict_asked_while_a_score_is_rendered_is_next_and_the_score_never_sounds(pyttsx3_voice):
+    player = RealTimePlayer()
+    with Speaker("speakers", text=io.StringIO(), voice=pyttsx3_voice, player=player) as s:
+        s.say("Bob has one, Ann has zero.", droppable=True)
+        s.say("Ann wins one card.", urgent=True)          # before the score's rendering is played
+    score, verdict = s.history()
+    assert verdict.start is not None and not verdict.interrupted
+    assert score.start is None and (score.dropped or score.interrupted)
+    assert player.played == [pytest.approx(verdict.end - verdict.start, abs=0.05)]
+
+
+def test_wav_sink_drops_a_waiting_score_for_a_verdict(tmp_path, pyttsx3_voice):
+    out = tmp_path / "said.wav"
+    text = io.StringIO()
+    with Speaker(out, text=text, voice=pyttsx3_voice) as s:
+        s.say("Bob wins one card.", urgent=True, at=1.0)
+        s.say("Bob has one, Ann has zero.", droppable=True, at=1.0)
+        s.say("Ann is out this round.", at=1.0)        # not droppable: said in its turn
+        s.say("Ann wins one card.", urgent=True, at=1.5)
+    first, score, out_, verdict = s.history()
+    assert verdict.start == first.end                  # straight after the first verdict
+    assert score.dropped and score.start is None
+    assert out_.start == verdict.end and not out_.dropped
+    assert "referee: Bob has one, Ann has zero." in text.getvalue()   # printed, not voiced
+
+
+def test_the_next_card_lets_a_score_that_has_begun_finish_but_a_verdict_cuts_it(pyttsx3_voice):
+    player = RealTimePlayer()
+    with Speaker("speakers", text=io.StringIO(), voice=pyttsx3_voice, player=player) as s:
+        s.say("Bob has one, Ann has zero.", droppable=True)
+        s.say("Ann has one, Bob has one.", droppable=True)
+        wait_until(lambda: s.talking() is not None)
+        s.say("Queen of hearts.", urgent=True, cuts_scores=False)
+        s.wait()
+        s.say("Bob has two, Ann has zero.", droppable=True)
+        wait_until(lambda: s.talking() is not None)
+        asked = s.clock()
+        s.say("Ann wins one card.", urgent=True)
+    score, stale, card, score2, verdict = s.history()
+    assert not score.interrupted and card.start - score.end < 0.2       # said to the end, then the card
+    assert stale.dropped
+    assert score2.interrupted and verdict.start - asked < 0.3
+
+
+def test_wav_sink_the_next_card_lets_a_score_finish(tmp_path, pyttsx3_voice):
+    with Speaker(tmp_path / "said.wav", text=io.StringIO(), voice=pyttsx3_voice) as s:
+        s.say("Bob has one, Ann has zero.", droppable=True, at=1.0)
+        s.say("Queen of hearts.", urgent=True, cuts_scores=False, at=1.5)
+        s.say("Bob has two, Ann has zero.", droppable=True, at=5.0)
+        s.say("Ann wins one card.", urgent=True, at=5.5)
+    score, card, score2, verdict = s.history()
+    assert not score.interrupted and card.start == score.end
+    assert score2.interrupted and score2.end == verdict.start == 5.5

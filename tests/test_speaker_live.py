@@ -91,3 +91,31 @@ def test_an_urgent_verdict_cuts_the_score_short_on_the_speaker(pulse):
     got = bursts(x.mean(axis=1), pulse.sinks["speaker"].rate, gap=0.25)
     heard = sum(b1 - b0 for b0, b1 in got)
     assert 0.8 < heard < (scores.end - scores.start) + (verdict.end - verdict.start) + 0.1
+
+
+def test_a_verdict_asked_during_a_score_readout_is_heard_at_once_and_the_stale_score_never(pulse):
+    rec = recording(pulse, "speaker")
+    voice = Pyttsx3Voice(rate=170)
+    try:
+        with Speaker("speakers", text=io.StringIO(), voice=voice) as s:
+            s.say("Bob has one, Ann has zero, Cy has zero, Dee has zero.", droppable=True)
+            s.say("Ann has one, Bob has one, Cy has zero, Dee has zero.", droppable=True)
+            deadline = time.monotonic() + 10
+            while s.talking() is None:
+                assert time.monotonic() < deadline, (s.problems, s.history())
+                time.sleep(0.01)
+            time.sleep(0.8)
+            asked = s.clock()
+            s.say("Cy wins", urgent=True)
+        time.sleep(0.5)
+    finally:
+        voice.close()
+        x = rec.stop()
+    score, stale, verdict = s.history()
+    assert s.problems == []
+    assert score.interrupted and stale.dropped and stale.start is None
+    assert verdict.start - asked < 0.3                    # not after the rest of the score (2 s)
+    got = bursts(x.mean(axis=1), pulse.sinks["speaker"].rate, gap=0.25)
+    heard = sum(b1 - b0 for b0, b1 in got)
+    # what came out: the score's first second and the verdict, never the stale score
+    assert heard < (score.end - score.start) + (verdict.end - verdict.start) + 0.1

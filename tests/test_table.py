@@ -58,7 +58,7 @@ def test_a_short_game_is_judged_journaled_and_announced(tmp_path):
         ("round", "bob", 1), ("round", "bob", 1), ("final", None, None)]
     assert rounds[-1]["scores"] == {"ann": 0, "bob": 2}
     said = [s.text for s in speaker.history()]
-    assert said[0] == "Bob wins one card. Bob has one, Ann has zero."
+    assert said[:2] == ["Bob wins one card.", "Bob has one, Ann has zero."]   # two utterances
     assert said[-1].startswith("Game over. Bob wins with two cards.")
     # The journal replays to the same verdicts.
     contents = read_journal(journal.path)
@@ -482,7 +482,7 @@ def test_a_call_before_the_first_deal_is_told_why_it_does_not_count(tmp_path):
     speaker.close()
     said = [s.text for s in speaker.history()]
     assert said[:2] == ["Waiting for the dealer: name the card, or type it."] * 2
-    assert said[2:] == ["Ann wins one card. Ann has one, Bob has zero."]
+    assert said[2:] == ["Ann wins one card.", "Ann has one, Bob has zero."]
     judged = [o["outcome"] for o in read_journal(journal.path).objects if o["type"] == "judged"]
     assert judged == ["no-round", "no-round", "no-round", "qualifies"]
 

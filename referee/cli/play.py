@@ -120,9 +120,11 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-screen", action="store_true", help="no live terminal view")
     t = p.add_argument_group("announcements")
     t.add_argument("--verbosity", choices=VERBOSITY, default="normal",
-                   help="quiet: wins and the end; normal: also undo, pause; verbose: also every miscall")
-    t.add_argument("--scores-every", type=int, default=1, metavar="N",
-                   help="say the scores every N decided rounds (0: only when asked)")
+                   help="terse: only who won and the next card; quiet: wins and the end; "
+                   "normal: also undo, pause; verbose: also every miscall")
+    t.add_argument("--scores-every", type=int, default=None, metavar="N",
+                   help="say the scores every N decided rounds (0: only when asked; "
+                   "default 1, or 0 with --verbosity terse)")
     t.add_argument("--lock-reminder", type=float, default=0.0, metavar="S",
                    help="Goop, three players: remind the table of the lock rule after S quiet seconds")
     voice_options.add_arguments(p)

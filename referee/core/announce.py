@@ -7,8 +7,12 @@ digits (a score of -2 is "minus two"). "By a hair" is said only of a race
 that was really won, and really close.
 
 Pure: verdicts in, sentences out. Which verdicts are spoken depends on the
-verbosity: ``quiet`` (wins, draws, the end), ``normal`` (also forfeits,
-undo, pause) or ``verbose`` (also every miscall and reset).
+verbosity: ``terse`` (only who won, in the fewest words, and the end),
+``quiet`` (wins, forfeits, draws, the end), ``normal`` (also undo, pause) or
+``verbose`` (also every miscall and reset). The running score is its own
+utterance (a :class:`Line` with ``score`` set), said every ``scores_every``
+rounds, so that the speaker can drop or cut it when a verdict or the next
+card is ready (docs/announcements.md).
 
 ``python -m referee.core.announce --sentences`` prints the list of every sentence
 (docs/sentences.md is that output).
@@ -25,7 +29,7 @@ from referee.core.clock import ms
 from referee.core.numbers import spoken_number
 from referee.core.spoken import amount_words, spoken_name, spoken_names
 
-VERBOSITY = ("quiet", "normal", "verbose")
+VERBOSITY = ("terse", "quiet", "normal", "verbose")
 
 #: Every sentence the referee can say in Stroop and Goop: name -> template. The fields are filled
 #: with spoken text (names capitalised, numbers in words); see :data:`SAMPLES`.
@@ -33,6 +37,8 @@ TEMPLATES = {
     # Stroop
     "deal": "{card}.",
     "win": "{winner} wins {cards}.",
+    "win-terse": "{winner} wins.",
+    "draw-terse": "{players} tie.",
     "win-began-first": "{winner} wins {cards}: {winner} began {margin} milliseconds sooner.",
     "won-by-a-hair": "{winner} won by a hair: {rival} was {margin} milliseconds later.",
     "draw": "{players} tie! The cards stay.",
@@ -117,13 +123,23 @@ def question_sentence(player: str, field: str) -> str:
     return sentence("ask-centre" if field == "centre" else "ask-left", player=spoken_name(player))
 
 
+@dataclass(frozen=True)
+class Line:
+    """One utterance about a verdict. ``score``: a running-score readout, which
+    may be dropped or cut short when something urgent is to be said."""
+
+    text: str
+    score: bool = False
+
+
 @dataclass
 class Announcer:
     """Turns verdicts into sentences to speak, and counts rounds for the
-    score announcements every ``scores_every`` rounds (0: never)."""
+    score announcements every ``scores_every`` rounds (0: never; None: the
+    verbosity's default, never when ``terse``, else every round)."""
 
     verbosity: str = "normal"
-    scores_every: int = 1
+    scores_every: int | None = None
     hair: float = 0.3
     """Seconds: a qualifying call this late after a winning call makes the
     win "by a hair", and the referee says so."""
@@ -131,31 +147,42 @@ class Announcer:
     def __post_init__(self) -> None:
         if self.verbosity not in VERBOSITY:
             raise ValueError(f"verbosity must be one of {', '.join(VERBOSITY)}, not {self.verbosity!r}")
+        if self.scores_every is None:
+            self.scores_every = 0 if self.verbosity == "terse" else 1
         if self.scores_every < 0:
             raise ValueError(f"scores_every must be 0 or more, not {self.scores_every}")
         self._decided = 0
         self._haired: set[int] = set()
 
     def say(self, verdict: Any) -> str | None:
-        """The sentence for a verdict, or None when it is not spoken."""
+        """What is said of a verdict as one string, or None when nothing is."""
+        return " ".join(line.text for line in self.lines(verdict)) or None
+
+    def lines(self, verdict: Any) -> list[Line]:
+        """The utterances for a verdict, in order: the verdict's sentence, then
+        the running score when it is due; empty when nothing is said."""
         v = verdict
+        if isinstance(v, stroop.RoundOver):
+            if v.outcome == stroop.RoundOutcome.UNWON:
+                return []
+            self._decided += 1
+            lines = [Line(self._round(v))]
+            if self.scores_every and self._decided % self.scores_every == 0:
+                lines.append(Line(scores_sentence(v.scores), score=True))
+            return lines
+        text = self._sentence(v)
+        return [Line(text)] if text else []
+
+    def _sentence(self, v: Any) -> str | None:
         if isinstance(v, swoop_words.VERDICTS):
             return swoop_words.sentence(v, self.verbosity)
         soccer = soccer_talk.sentence(v)
         if soccer is not None:
             return soccer
         verbose = self.verbosity == "verbose"
-        normal = self.verbosity != "quiet"
-        if isinstance(v, stroop.RoundOver):
-            if v.outcome == stroop.RoundOutcome.UNWON:
-                return None
-            self._decided += 1
-            text = self._round(v)
-            if self.scores_every and self._decided % self.scores_every == 0:
-                text += " " + scores_sentence(v.scores)
-            return text
+        normal = self.verbosity in ("normal", "verbose")
         if isinstance(v, stroop.CallJudged):
-            return self._late(v)
+            return self._late(v) if self.verbosity != "terse" else None
         if isinstance(v, stroop.PlayerOut):
             return sentence("out", player=spoken_name(v.player)) if verbose else None
         if isinstance(v, stroop.AllActive):
@@ -189,10 +216,13 @@ class Announcer:
                         margin=spoken_number(round(v.late_by * 1000)))
 
     def _round(self, v: stroop.RoundOver) -> str:
+        terse = self.verbosity == "terse"
         if v.outcome == stroop.RoundOutcome.DRAW:
-            return sentence("draw", players=spoken_names(v.tied))
+            return sentence("draw-terse" if terse else "draw", players=spoken_names(v.tied))
         assert v.winner is not None
         winner, cards = spoken_name(v.winner), _cards(v.pile)
+        if terse:
+            return sentence("win-terse", winner=winner)
         if v.decided_by == stroop.DecidedBy.FORFEIT:
             loser = spoken_name(v.miscall.player) if v.miscall else "The other player"
             return sentence("forfeit", winner=winner, cards=cards, loser=loser)

@@ -344,7 +344,7 @@ class Table:
         if card is None:
             self.finish()
             return
-        self._say(deal_sentence(card), at=self.now, urgent=True)
+        self._say(deal_sentence(card), at=self.now, urgent=True, cuts_scores=False)  # a score goes on
         self._push(DECK, Deal(card, self.now))
 
     def _resumed(self, at: float) -> None:
@@ -424,9 +424,9 @@ class Table:
                 print(dumps(obj), file=self.json_out, flush=True)
             if isinstance(v, Asked):
                 self._shell_command(v.command.name)
-            text = self.announcer.say(v)
-            if text:
-                self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
+            for line in self.announcer.lines(v):   # a score readout may be dropped for what is urgent
+                self._say(line.text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES and not line.score,
+                          droppable=line.score)
             if isinstance(v, stroop.RoundOver) and v.outcome in (
                     stroop.RoundOutcome.WON, stroop.RoundOutcome.DRAW) and self.deck is not None:
                 self.timer.decided(self.now)
@@ -457,10 +457,11 @@ class Table:
         if verdicts and self.screen is not None:
             self.screen.update(self)
 
-    def _say(self, text: str, at: float, urgent: bool = False) -> None:
-        self.last_said = text
+    def _say(self, text: str, at: float, urgent: bool = False, droppable: bool = False,
+             cuts_scores: bool = True) -> None:
+        self.last_said = f"{self.last_said} {text}" if droppable and self.last_said else text  # + its verdict
         if self.speaker is not None:
-            self.speaker.say(text, urgent=urgent, at=at)
+            self.speaker.say(text, urgent=urgent, at=at, droppable=droppable, cuts_scores=cuts_scores)
 
     def _note(self, text: str) -> None:
         if self.journal is not None:

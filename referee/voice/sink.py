@@ -21,18 +21,24 @@ class _Item:
     urgent: bool
     at: float
     audio: Audio | None = None
+    droppable: bool = False
+    cuts_scores: bool = True
 
 
 class _Timeline:
     """Where announcements fall on the audio clock when nothing real plays
-    them (the WAV sink): one at a time, in order asked, urgent ones first,
-    and an urgent one cuts short a non-urgent one that is playing, as the
-    live speaker does. Pure bookkeeping, so a recorded game gives the same
-    WAV however fast it is processed."""
+    them (the WAV sink): one at a time, in order asked, urgent ones first;
+    an urgent one cuts short a non-urgent one that is playing (unless it is
+    droppable and the urgent one does not ``cuts_scores``) and drops the
+    droppable ones waiting (into :attr:`dropped`), as the live speaker does.
+    Pure bookkeeping, so a recorded game gives the same WAV however fast it
+    is processed."""
 
     def __init__(self):
         self.current: tuple[_Item, float, float] | None = None
         self.pending: list[_Item] = []
+        self.dropped: list[_Item] = []
+        """Droppable items that an urgent one came before; never placed."""
         self.last_at = 0.0
 
     def add(self, item: _Item) -> list[tuple[_Item, float, float, bool]]:
@@ -42,10 +48,13 @@ class _Timeline:
         self.last_at = at
         done = self._advance(at)
         cur = self.current
-        if cur and item.urgent and not cur[0].urgent and cur[2] > at:
+        if cur and item.urgent and not cur[0].urgent and cur[2] > at and \
+                (item.cuts_scores or not cur[0].droppable):
             done.append((cur[0], cur[1], max(at, cur[1]), True))
             self.current = None
         if item.urgent:
+            self.dropped += [p for p in self.pending if p.droppable]
+            self.pending = [p for p in self.pending if not p.droppable]
             k = next((i for i, p in enumerate(self.pending) if not p.urgent), len(self.pending))
             self.pending.insert(k, item)
         else:

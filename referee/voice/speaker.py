@@ -20,8 +20,13 @@ Live, the output is woken with a moment of silence when the speaker starts
 (the first stream to a PulseAudio sink can start ~0.8 s late; later ones
 within milliseconds), and each rendering is trimmed of the voice's leading and
 trailing silence, so ``start`` and ``end`` are those of the speech.
-``say(urgent=True)`` jumps the queue and cuts short a non-urgent announcement
-being spoken (the WAV sink does the same on its timeline).
+``say(urgent=True)`` jumps the queue, cuts short a non-urgent announcement
+being spoken and drops the waiting ones that were said to be ``droppable``
+(a score readout: stale once a verdict or the next card is out); with
+``cuts_scores=False`` (the next card) it lets a droppable one that has begun
+finish. The WAV sink does the same on its timeline. So an urgent
+announcement waits only for the urgent ones before it and for its own
+rendering (docs/announcements.md).
 
 Times are seconds on the *audio clock* (the ``clock`` callable given, e.g. the
 microphones' sample count; or the ``at`` given to :meth:`Speaker.say`). Each
@@ -67,6 +72,8 @@ class Spoken:
     can still cut it short: then it is moved earlier.)"""
     interrupted: bool = False
     """Cut short by an urgent announcement."""
+    dropped: bool = False
+    """Never voiced: it was ``droppable`` and an urgent announcement came before its turn."""
 
 
 _STOP = object()
@@ -117,21 +124,30 @@ class Speaker:
 
     # -- the game's side -------------------------------------------------
 
-    def say(self, text: str, urgent: bool = False, at: float | None = None) -> None:
+    def say(self, text: str, urgent: bool = False, at: float | None = None,
+            droppable: bool = False, cuts_scores: bool = True) -> None:
         """Queue an announcement and return at once. ``urgent`` ones go before
-        every waiting non-urgent one and cut short a non-urgent one being
-        spoken. ``at``: its audio-clock time (default: the clock now)."""
+        every waiting non-urgent one, cut short a non-urgent one being spoken
+        (but a ``droppable`` one only if they ``cuts_scores``) and drop the
+        waiting ``droppable`` ones (those are still printed, not voiced).
+        ``at``: its audio-clock time (default: the clock now)."""
         if at is None:
             at = self.clock()
         with self._lock:
             if self._closed:
                 raise RuntimeError("this speaker is closed")
-            item = _Item(len(self._records), str(text), urgent, at)
+            item = _Item(len(self._records), str(text), urgent, at, droppable=droppable and not urgent,
+                         cuts_scores=cuts_scores)
             self._records.append(Spoken(item.text, urgent, at))
             if urgent and self.mode == "live":
+                for q in [q for q in self._queue if q is not _STOP and q.droppable]:
+                    self._queue.remove(q)
+                    self._records[q.n] = replace(self._records[q.n], dropped=True)
+                    self._print(q)
                 k = next((i for i, q in enumerate(self._queue) if not q.urgent), len(self._queue))
                 self._queue.insert(k, item)
-                if self._playing is not None and not self._playing.urgent:
+                playing = self._playing
+                if playing is not None and not playing.urgent and (cuts_scores or not playing.droppable):
                     self._interrupt.set()
             else:
                 self._queue.append(item)
@@ -288,6 +304,9 @@ class Speaker:
                     self._lock.notify_all()
 
     def _placed(self, finished: list[tuple[_Item, float, float, bool]]) -> None:
+        for item in self._timeline.dropped:
+            self._record(item.n, dropped=True)
+        self._timeline.dropped.clear()
         for item, start, end, interrupted in finished:
             self._wav.place(item.audio, start, end)
             self._record(item.n, start=start, end=end, interrupted=interrupted)
@@ -306,10 +325,13 @@ class Speaker:
         if audio is None or self._player is None:
             return
         with self._lock:
+            if not item.urgent and any(q is not _STOP and q.urgent for q in self._queue):
+                # an urgent one came while this was rendered: not a moment of it is played
+                self._records[item.n] = replace(self._records[item.n], interrupted=True,
+                                                dropped=item.droppable)
+                return
             self._playing = item
             self._interrupt.clear()
-            if item.urgent is False and any(q is not _STOP and q.urgent for q in self._queue):
-                self._interrupt.set()
         try:
             finished = self._player.play(
                 audio, self._interrupt, lambda: self._record(item.n, start=self.clock()))

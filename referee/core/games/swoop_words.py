@@ -85,9 +85,9 @@ def describe(v) -> str | None:
 def sentence(v, verbosity: str = "normal") -> str | None:
     """What the referee says about a verdict; None when it says nothing.
 
-    ``quiet``: swoops, refusals, pick-ups, going out, scores; ``normal``: also
-    whose turn it is; ``verbose``: also a read-back of each play."""
-    turn = verbosity != "quiet"
+    ``terse`` and ``quiet``: swoops, refusals, pick-ups, going out, scores; ``normal``:
+    also whose turn it is; ``verbose``: also a read-back of each play."""
+    turn = verbosity in ("normal", "verbose")
     if isinstance(v, Played):
         back = _what(v).capitalize() + ". " if verbosity == "verbose" else ""
         if v.swoop:
