@@ -44,3 +44,15 @@ def test_calls_made_while_the_referee_talks_are_a_row_of_their_own_with_a_300_ms
     assert "| p95 | ≤ 300 ms | 370 ms | **missed** |" in text
     assert "3 measured in quiet, 3 while the referee talked" in text
     assert "No call made while the referee talked" in section({"rows": quiet, "skipped": [], "rounds": 3}, "x")
+
+
+def test_every_round_deals_another_card_and_its_call_qualifies():
+    # one deck: a card dealt twice is refused, and the bench's rounds went unanswered
+    from referee.core.cards import Card
+    from referee.core.games.stroop import qualifies
+    from referee.lab.bench.verdict_latency import rounds_to_play
+
+    plan = rounds_to_play(48)
+    assert len({deal for deal, _, _ in plan}) == 48
+    assert all(qualifies(call, Card.parse(deal)) for deal, _, call in plan)
+    assert {who for _, who, _ in plan} == {"ann", "bob"}

@@ -47,12 +47,29 @@ and pulseaudio, espeak-ng. With --out FILE.md it rewrites that file's "Verdict l
 
 SECTION = "# Verdict latency (issue 4)"
 #: (deal, player, call): calls recognised right by PocketSphinx in these voices.
-ROUNDS = [("seven of diamonds", "ann", "two of clubs"),
-          ("king of diamonds", "bob", "ace of clubs"),
-          ("nine of hearts", "ann", "six of clubs"),
-          ("king of diamonds", "ann", "queen of clubs"),
-          ("seven of diamonds", "bob", "two of clubs"),
-          ("nine of hearts", "bob", "six of clubs")]
+def _rounds(text: str) -> int:
+    n = int(text)
+    if not 1 <= n <= 48:
+        raise argparse.ArgumentTypeError(f"{text}: from 1 to 48 rounds (every card dealt differs)")
+    return n
+
+
+def rounds_to_play(n: int) -> list[tuple[str, str, str]]:
+    """``n`` rounds of (card dealt, who calls, the qualifying card called): every dealt card
+    different (one deck: a card dealt twice is refused), the callers taking turns."""
+    from referee.core.cards import Card, full_deck
+    from referee.core.games.stroop import qualifies
+
+    deck = [c for c in full_deck() if c.rank != 10]
+    calls = [Card.parse(x) for x in ("2C", "AC", "6C", "QC", "3S", "KS", "4H", "JH", "5D", "KD")]
+    out = []
+    for i in range(n):
+        top = deck[(7 * i) % len(deck)]
+        call = next(c for c in calls if c != top and qualifies(c.spoken, top))
+        out.append((top.spoken, ("ann", "bob")[i % 2], call.spoken))
+    return out
+
+
 TARGET_P95 = 0.5
 #: p95 target for calls made while the referee is talking (issue 23).
 TARGET_P95_TALKING = 0.3
@@ -61,7 +78,8 @@ QUIET_GAP = 4.0
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rounds", type=int, default=20, help="rounds to play (default 20)")
+    p.add_argument("--rounds", type=_rounds, default=20,
+                   help="rounds to play, 1 to 48 (one deck less the tens; default 20)")
     p.add_argument("--out", metavar="FILE.md", help="write the figures into this file's section")
     p.add_argument("--engine", default="pocketsphinx", help="recogniser (default pocketsphinx)")
     p.add_argument("--referee-args", default="", metavar="ARGS",
@@ -126,6 +144,7 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
     import numpy as np
 
     pulse_mod, lg = _harness()
+    plan = rounds_to_play(rounds)
     work = Path(tempfile.mkdtemp(prefix="referee-latency-"))
     server = pulse_mod.PulseServer(work / "pulse")
     os.environ.update(server.client_env)
@@ -142,7 +161,7 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
         ref.wait_err("referee: journal ", 60)
         time.sleep(1.0)
         for i in range(rounds):
-            deal, who, call = ROUNDS[i % len(ROUNDS)]
+            deal, who, call = plan[i]
             dwav = lg.voice_wav(work, "dealer", deal)
             cwav = lg.voice_wav(work, who, call)
             talking = i % 2 == 1 and plays and plays[-1] is not None
