@@ -31,6 +31,7 @@ from referee.core.games.swoop_events import Paused as SwoopPaused
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.numbers import parse_number
+from referee.core.rehear import Reheard
 from referee.core.standing import score_sentence, standing, state
 
 #: The stream of deals the referee makes itself, and of typed input.
@@ -71,6 +72,9 @@ class TableOptions:
     asked to be said again); None: nothing is."""
     settle: float = 0.0
     """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
+    rehear: bool = False
+    """A resumed game heard again from a little before where its journal stops (the same
+    recording): what the journal holds is not judged twice (see :mod:`referee.core.rehear`)."""
 
 
 class Table:
@@ -136,6 +140,8 @@ class Table:
         """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         self.talk = self._gops_talk()
         """GOPS: reading bids and prizes, asking for missing ones."""
+        self.reheard = Reheard(history, self.channels, self.game.time_key) \
+            if history and self.options.rehear else None
         if history:
             self._replay(history)
             if self.talk is not None:
@@ -161,7 +167,8 @@ class Table:
         start = round(u.start + self.options.offset, 6)
         end = round(u.end + self.options.offset, 6)
         stream = u.player or DEALER
-        if stream not in self.channels:
+        if stream not in self.channels or self.reheard is not None and \
+                self.reheard.heard_before(stream, start):
             return
         # A shout is never taken for the referee's echo: the referee says "Goop!" only once
         # a hand is over, when a shout changes nothing but is still worth journaling (the
@@ -418,14 +425,16 @@ class Table:
         for v in verdicts:
             self.verdicts.append(v)
             obj = encode_verdict(v)
-            if self.journal is not None:
+            # heard again after a resume: journaled, printed and said before the crash
+            again = self.reheard is not None and self.reheard.already(dumps(obj))
+            if self.journal is not None and not again:
                 self.journal.append(obj)
-            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES and not again:
                 print(dumps(obj), file=self.json_out, flush=True)
             if isinstance(v, Asked):
                 self._shell_command(v.command.name)
             text = self.announcer.say(v)
-            if text:
+            if text and not again:
                 self._say(text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES)
             if isinstance(v, stroop.RoundOver) and v.outcome in (
                     stroop.RoundOutcome.WON, stroop.RoundOutcome.DRAW) and self.deck is not None:
@@ -499,4 +508,6 @@ class Table:
                 self.journal.append(obj)
             if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
                 print(dumps(obj), file=self.json_out, flush=True)
+        if self.reheard is not None:
+            self.reheard.journaled(left)     # what the game gives again as the mics go on
         return missing
