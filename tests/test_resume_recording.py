@@ -122,3 +122,8 @@ def test_a_resume_on_another_recording_is_refused_naming_what_differs(game, tmp_
         assert r.returncode == 2, err
         assert f"{other} is not the recording this game was played on (game.wav): {why}" in err
         assert "--continuation" in err and "Traceback" not in err
+    r = _referee(tmp_path, "resume", "--audio", str(wav), "--channels", "ann,dealer,bob")
+    out, err = r.communicate(timeout=60)
+    assert r.returncode == 2, err
+    assert ("--channels ann,dealer,bob: the game was played on game.wav with --channels "
+            "dealer,ann,bob") in err

@@ -342,7 +342,8 @@ A game played on a recording (`referee play --audio GAME.wav`) is resumed on the
 same recording: `referee resume --audio GAME.wav` goes on in it where the
 journal stops (hearing again a few seconds before, judging nothing twice), so
 the game ends as if it had never stopped. A different file (other channels,
-rate or length) is refused, naming what differs; --continuation takes the file
+rate or length) or other --channels is refused, naming what differs (the
+channels default to the game's); --continuation takes the file
 as what came after the journal instead, its clock going on a second after the
 journal's last time (as --audio does for a game played on microphones).
 """
@@ -400,6 +401,11 @@ def run_resume(args: argparse.Namespace) -> int:
             check_same(args.audio, played)
         except (RefereeError, AudioFileError) as e:
             print(f"referee resume: {e}", file=sys.stderr)
+            return 2
+        if channels != setup.get("channels", channels):
+            print(f"referee resume: --channels {','.join(channels)}: the game was played on "
+                  f"{played.get('file')} with --channels {','.join(setup['channels'])}",
+                  file=sys.stderr)
             return 2
     elif args.continuation and not args.audio:
         print("referee resume: --continuation is for an --audio recording", file=sys.stderr)
