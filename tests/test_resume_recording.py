@@ -23,9 +23,10 @@ from referee.audio.wav import read_pcm16, write_wav
 
 RATE = 16000
 CHANNELS = "dealer,ann,bob"
-#: (channel, words, seconds): four rounds, a miscall in the first and the last
+#: (channel, words, seconds): four rounds, a miscall in the first and the last; in the second
+#: ann's miscall ends first but is reported after bob's call
 LINES = [(0, "seven of diamonds", 0.5), (2, "queen of hearts", 2.5), (1, "two of clubs", 3.8),
-         (0, "four of spades", 6.0), (2, "nine of hearts", 8.0),
+         (0, "four of spades", 6.0), (2, "nine of hearts", 8.0), (1, "jack of clubs", 8.02),
          (0, "ten of clubs", 10.5), (1, "three of hearts", 12.3),
          (0, "six of clubs", 15.0), (2, "eight of spades", 17.0), (1, "five of clubs", 17.2)]
 
@@ -84,8 +85,8 @@ def _rounds(objs):
 
 @pytest.mark.parametrize("lines, sig", [
     (3, signal.SIGKILL),      # round 1 open: bob's call journaled, not yet judged
-    (10, signal.SIGTERM),     # round 2 open: bob's call journaled, not yet judged
-    (18, signal.SIGKILL),     # round 4 open: the first of two calls journaled
+    (10, signal.SIGTERM),     # round 2 open: bob's call journaled, maybe ann's
+    (21, signal.SIGKILL),     # round 4 open: the first of two calls journaled
 ])
 def test_a_stopped_recorded_game_resumed_on_its_recording_ends_as_if_never_stopped(
         game, tmp_path, lines, sig):
@@ -94,6 +95,21 @@ def test_a_stopped_recorded_game_resumed_on_its_recording_ends_as_if_never_stopp
                                               (3, "10C", "ann"), (4, "6C", None)]
     cut = _stopped(tmp_path, wav, lines, sig)
     assert len(cut) >= lines - 1 and not [o for o in cut if o["type"] == "final"], cut
+    _resumed_as_whole(tmp_path, wav, whole)
+
+
+def test_a_call_that_ended_first_but_was_not_journaled_yet_is_judged(game, tmp_path):
+    """The journal as a kill leaves it between bob's call and ann's, which ended first."""
+    wav, whole = game
+    _stopped(tmp_path, wav, 2, signal.SIGKILL)
+    (path,) = tmp_path.rglob("*.jsonl")
+    bob = next(i for i, o in enumerate(whole) if o.get("said") == "nine of hearts")
+    assert whole[bob + 1]["said"] == "jack of clubs" and whole[bob + 1]["end"] < whole[bob]["end"]
+    path.write_text("".join(json.dumps(o) + "\n" for o in whole[:bob + 1]))
+    _resumed_as_whole(tmp_path, wav, whole)
+
+
+def _resumed_as_whole(tmp_path, wav, whole):
     r = _referee(tmp_path, "resume", "--audio", str(wav))
     out, err = r.communicate(timeout=120)
     assert r.returncode == 0, err

@@ -285,7 +285,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       options=TableOptions(offset=offset, lock_reminder=args.lock_reminder,
                                            hears_itself=not recorded,
                                            prize_seed=(setup or {}).get("seed", 0),
-                                           settle=getattr(args, "settle", 0.0), rehear=rehear,
+                                           settle=getattr(args, "settle", 0.0),
+                                           rehear=start_at if rehear else None,
                                            table_talk=table_talk(start.game) if start.game == "swoop" else None),
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:

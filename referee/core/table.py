@@ -72,9 +72,10 @@ class TableOptions:
     asked to be said again); None: nothing is."""
     settle: float = 0.0
     """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
-    rehear: bool = False
-    """A resumed game heard again from a little before where its journal stops (the same
-    recording): what the journal holds is not judged twice (see :mod:`referee.core.rehear`)."""
+    rehear: float | None = None
+    """A resumed game heard again from this many seconds into its recording, a little before
+    where its journal stops: the journal is settled up to there, and what it holds is not
+    judged twice (see :mod:`referee.core.rehear`)."""
 
 
 class Table:
@@ -141,7 +142,7 @@ class Table:
         self.talk = self._gops_talk()
         """GOPS: reading bids and prizes, asking for missing ones."""
         self.reheard = Reheard(history, self.channels, self.game.time_key) \
-            if history and self.options.rehear else None
+            if history and self.options.rehear is not None else None
         if history:
             self._replay(history)
             if self.talk is not None:
@@ -481,8 +482,9 @@ class Table:
         last = max((seconds(self.game.time_key(h)[0]) for h in history), default=self.now)
         # The resumed clock starts at ``offset``: nothing can be heard between the last
         # happening and it, so what was open up to there is settled now, as it was (or
-        # would have been) before the crash, not once more when the mics start.
-        upto = max(last, self.options.offset)
+        # would have been) before the crash, not once more when the mics start. Heard again
+        # from ``rehear`` (a recording), it is settled up to there; the rest as it is heard.
+        upto = max(last, self.options.offset) if self.reheard is None else self.options.rehear
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
             if isinstance(h, Deal):
