@@ -29,9 +29,9 @@ class RecordingSource:
 
     ``players`` names the channels (one name per channel across all files, or None).
     ``rate``: resample every file to this rate (e.g. the recogniser's), or None to keep each
-    file's own. ``block_seconds``: the block length. ``start``: seconds into the recording where
-the blocks begin (the file is sought there, not read up to it: a resumed game goes on where
-its journal stops); rounded down to a whole block. Raises
+    file's own. ``block_seconds``: the block length. ``start``: seconds into the recording
+    where the blocks begin (the file is sought there, not read up to it: a resumed game goes
+    on where its journal stops), rounded down to a whole block. Raises
     :class:`referee.audio.wav.AudioFileError` (a ValueError naming the file) for a file
     it cannot read or that holds no audio it can hear,
     :class:`~referee.audio.blocks.PlayersError` for a wrong number of player names.

@@ -396,11 +396,10 @@ def run_resume(args: argparse.Namespace) -> int:
     rehear = bool(args.audio) and isinstance(played, dict) and not args.continuation
     if rehear:      # the recording the game was played on: go on in it where the journal stops
         from referee.app.recorded import check_same, resume_point
-        from referee.audio.wav import AudioFileError
 
         try:
             check_same(args.audio, played)
-        except (RefereeError, AudioFileError) as e:
+        except RefereeError as e:      # NotTheRecording, AudioFileError
             print(f"referee resume: {e}", file=sys.stderr)
             return 2
         if channels != setup.get("channels", channels):

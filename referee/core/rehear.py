@@ -2,9 +2,12 @@
 
 ``referee resume --audio GAME.wav`` goes on in the recording the game was played on, a few
 seconds before the journal's last happening, so that what the crash cut off is heard whole.
-What each microphone says there again is already in the journal: :class:`Reheard` tells the
-table which utterances those are (by each stream's last journaled happening), and which
-verdicts the journal already holds (a round decided just after the last happening), so that
+The table settles the journal only up to where the recording is heard again from
+(``TableOptions.rehear``), so that a call the crash kept out of the journal though it ended
+before the last happening (reported after a rival's) is judged in its place as it comes.
+What each microphone says again is already in the journal: :class:`Reheard` tells the table
+which utterances those are (by each stream's last journaled happening), and which verdicts
+the journal already holds (those the game gives again as the recording goes on), so that
 nothing is judged, journaled or announced twice.
 """
 

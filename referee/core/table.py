@@ -73,9 +73,7 @@ class TableOptions:
     settle: float = 0.0
     """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
     rehear: float | None = None
-    """A resumed game heard again from this many seconds into its recording, a little before
-    where its journal stops: the journal is settled up to there, and what it holds is not
-    judged twice (see :mod:`referee.core.rehear`)."""
+    """A resumed game heard again from this second of its recording on (see :mod:`.rehear`)."""
 
 
 class Table:
@@ -426,8 +424,7 @@ class Table:
         for v in verdicts:
             self.verdicts.append(v)
             obj = encode_verdict(v)
-            # heard again after a resume: journaled, printed and said before the crash
-            again = self.reheard is not None and self.reheard.already(dumps(obj))
+            again = self.reheard is not None and self.reheard.already(dumps(obj))  # said before
             if self.journal is not None and not again:
                 self.journal.append(obj)
             if self.json_out is not None and obj["type"] in SUMMARY_TYPES and not again:
@@ -483,7 +480,7 @@ class Table:
         # The resumed clock starts at ``offset``: nothing can be heard between the last
         # happening and it, so what was open up to there is settled now, as it was (or
         # would have been) before the crash, not once more when the mics start. Heard again
-        # from ``rehear`` (a recording), it is settled up to there; the rest as it is heard.
+        # from ``rehear`` on, it is settled up to there: the rest as the recording goes on.
         upto = max(last, self.options.offset) if self.reheard is None else self.options.rehear
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
