@@ -106,7 +106,10 @@ def test_a_call_that_ended_first_but_was_not_journaled_yet_is_judged(game, tmp_p
     bob = next(i for i, o in enumerate(whole) if o.get("said") == "nine of hearts")
     assert whole[bob + 1]["said"] == "jack of clubs" and whole[bob + 1]["end"] < whole[bob]["end"]
     path.write_text("".join(json.dumps(o) + "\n" for o in whole[:bob + 1]))
-    _resumed_as_whole(tmp_path, wav, whole)
+    said = _resumed_as_whole(tmp_path, wav, whole)
+    # where the journal stops, though the recording is heard again from before
+    assert ("Resuming. Ann has one, Bob has zero. Round two is on: the top card is the four "
+            "of spades.") in said
 
 
 def _resumed_as_whole(tmp_path, wav, whole):
@@ -123,6 +126,7 @@ def _resumed_as_whole(tmp_path, wav, whole):
         return [o for o in objs if o["type"] in ("deal", "call")]
     assert happenings(resumed) == happenings(whole), err
     assert sorted(map(json.dumps, resumed[1:])) == sorted(map(json.dumps, whole[1:])), err
+    return out + err
 
 
 def test_a_resume_on_another_recording_is_refused_naming_what_differs(game, tmp_path):

@@ -2,8 +2,9 @@
 
 ``referee play --audio GAME.wav`` journals what the recording is (its channels, rate and
 length). ``referee resume --audio GAME.wav`` checks that it is given that recording again
-and goes on in it where the journal stops: :data:`REHEAR` seconds before the journal's last
-happening, so that speech the crash cut off is heard whole; the table does not judge twice
+and goes on in it where the journal stops: hearing it again from :data:`REHEAR` seconds
+before the journal's last happening, so that speech the crash cut off is heard whole and
+heard as it was before the crash; the table does not judge twice
 what the journal already holds (:mod:`referee.core.rehear`).
 """
 
@@ -14,9 +15,11 @@ import os
 from referee.audio.wav import WavReader
 from referee.core.errors import RefereeError
 
-#: Seconds of the recording heard again before the journal's last happening: longer than a
-#: call, and time for the recogniser and the cross-talk filter to settle.
-REHEAR = 5.0
+#: Seconds of the recording heard again before the journal's last happening: what the
+#: hearing learns as it goes (each decoder's mean spectrum, the noise floor, the leaks between
+#: mics) needs some calls and pauses to come back to what it was, or a call can be heard
+#: differently than before the crash.
+REHEAR = 30.0
 
 
 class NotTheRecording(RefereeError, ValueError):

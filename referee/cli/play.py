@@ -291,8 +291,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)
-        if history:
-            voice.say("Resuming. " + " ".join(table.standing()), at=table.now)
+        if history:      # heard again, the table stands where the recording is heard from
+            where = Table(start, channels, history=history) if rehear else table
+            voice.say("Resuming. " + " ".join(where.standing()), at=table.now)
         if recorded:
             run_recording(table, listening.events)
         else:
