@@ -84,3 +84,40 @@ def test_without_rehearing_the_same_audio_would_be_judged_again(whole):
     table, _ = _table(journal, history=list(log.events))
     _run(table)
     assert len(journal) > len(whole)       # the 7D deal not dealt again, noted; bob's call late
+
+
+def _deck_game(journal, since=0.0, history=None, dealt=(), journaled=None):
+    from referee.core.table import VirtualDeck
+
+    start = GameStart("stroop", ("ann", "bob"))
+    deck = VirtualDeck(7)
+    deck.cards = [c for c in deck.cards if str(c) not in dealt]     # as `referee resume` does
+    table = Table(start, ["ann", "bob"], journal=journal, deck=deck, write_start=False,
+                  history=history, options=TableOptions(rehear=since if history else None))
+    if journaled is not None:
+        table.journal_missing(journaled)
+    t = since
+    while t < 30.0:
+        t = round(t + 0.1, 6)
+        if abs(t - 3.0) < 1e-9:
+            table.hear(Utterance("call", "two of clubs", 2.0, 2.9, player="ann"))
+        for c in ("ann", "bob"):
+            table.hear(Heard(c, t))
+    table.finish()
+    return table
+
+
+@pytest.mark.parametrize("cut", [1, 2, 4, 5])
+def test_a_virtual_deck_heard_again_deals_as_it_did(cut):
+    journal = [encode(GameStart("stroop", ("ann", "bob")))]
+    _deck_game(journal)
+    whole = [dumps(o) for o in journal]
+    assert [json.loads(x)["type"] for x in whole[:6]] == ["game", "deal", "call", "judged", "round", "deal"]
+    kept = whole[:cut + 1]
+    resumed = [json.loads(x) for x in kept]
+    log = parse_lines(kept)
+    dealt = {str(e.card) for e in log.events if type(e).__name__ == "Deal"}
+    _deck_game(resumed, 0.0, list(log.events), dealt, [json.loads(x) for x in kept])
+    assert sorted(dumps(o) for o in resumed) == sorted(whole)
+    assert [o for o in resumed if o["type"] == "deal"] == \
+        [json.loads(x) for x in whole if json.loads(x)["type"] == "deal"]

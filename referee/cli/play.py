@@ -417,6 +417,6 @@ def run_resume(args: argparse.Namespace) -> int:
     if rehear:
         return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
                        history=list(log.events), journaled=contents.objects,
-                       start_at=resume_point(last), rehear=True)
+                       start_at=0.0 if deck is not None else resume_point(last), rehear=True)
     return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
                    history=list(log.events), offset=last + 1.0, journaled=contents.objects)

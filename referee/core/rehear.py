@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from referee.core.clock import seconds
 from referee.core.events import Deal
@@ -30,11 +30,15 @@ class Reheard:
     ``channels``: the table's listening streams ('dealer', 'table' or a player);
     ``time_key``: the game's (its first element in microseconds)."""
 
-    def __init__(self, history: Iterable[Any], channels: list[str], time_key) -> None:
+    def __init__(self, history: Sequence[Any], channels: list[str], time_key) -> None:
         self.upto: dict[str, float] = {}
         """Stream -> seconds: the end (or time) of its last journaled happening."""
         self.dropped = 0
         """Utterances not judged again."""
+        self.deals = sum(isinstance(h, Deal) for h in history)
+        """A virtual deck's deals the journal holds, not yet made again (a game with the
+        referee's own deck is heard again from the recording's start: its deals are timed by
+        what is heard, as they were)."""
         self._verdicts: Counter = Counter()
         for h in history:
             stream = _stream(h, channels)

@@ -148,9 +148,9 @@ class Table:
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
-            settle = self.options.settle if history else 0.0
+            settle = self.options.settle if history and self.reheard is None else 0.0
             open_round = getattr(self.game, "phase", None) in (stroop.OPEN, stroop.RACING)
-            if history and isinstance(self.game, stroop.StroopGame) and open_round:
+            if history and isinstance(self.game, stroop.StroopGame) and open_round and self.reheard is None:
                 self.timer.dealt(self.now + settle)     # the open round goes on after the settle time
             else:
                 self.timer.start(self.now + settle)
@@ -345,8 +345,11 @@ class Table:
     def _deal_if_due(self) -> None:
         if self.deck is None or self.over or not self.timer.due(self.now, self.paused):
             return
-        card = self.deck.draw(skip=self.dealt)
         self.timer.dealt(self.now)
+        if self.reheard is not None and self.reheard.deals:
+            self.reheard.deals -= 1     # heard again: the deal the journal holds, made here
+            return
+        card = self.deck.draw(skip=self.dealt)
         if card is None:
             self.finish()
             return
