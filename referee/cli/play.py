@@ -342,11 +342,12 @@ score and the top card, then waits --settle seconds before it deals on.
 
 A game played on a recording (`referee play --audio GAME.wav`) is resumed on the
 same recording: `referee resume --audio GAME.wav` goes on in it where the
-journal stops (hearing again a few seconds before, judging nothing twice), so
-the game ends as if it had never stopped. A different file (other channels,
-rate or length) or other --channels is refused, naming what differs (the
-channels default to the game's); --continuation takes the file
-as what came after the journal instead, its clock going on a second after the
+journal stops, so the game ends as if it had never stopped. It hears again the
+half-minute before that (with the referee's own deck, from the recording's
+start, for the deals' times), judges nothing twice and does not wait --settle.
+A different file (other channels, rate or length) or other --channels than the
+game's is refused, naming what differs; --continuation takes the file as what
+came after the journal instead, its clock going on a second after the
 journal's last time (as --audio does for a game played on microphones).
 """
 

@@ -139,8 +139,8 @@ class Table:
         """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         self.talk = self._gops_talk()
         """GOPS: reading bids and prizes, asking for missing ones."""
-        self.reheard = Reheard(history, self.channels, self.game.time_key) \
-            if history and self.options.rehear is not None else None
+        rehear = bool(history) and self.options.rehear is not None
+        self.reheard = Reheard(history, self.channels, self.game.time_key) if rehear else None
         if history:
             self._replay(history)
             if self.talk is not None:
@@ -166,8 +166,7 @@ class Table:
         start = round(u.start + self.options.offset, 6)
         end = round(u.end + self.options.offset, 6)
         stream = u.player or DEALER
-        if stream not in self.channels or self.reheard is not None and \
-                self.reheard.heard_before(stream, start):
+        if stream not in self.channels or self.reheard and self.reheard.heard_before(stream, start):
             return
         # A shout is never taken for the referee's echo: the referee says "Goop!" only once
         # a hand is over, when a shout changes nothing but is still worth journaling (the
@@ -482,8 +481,8 @@ class Table:
         last = max((seconds(self.game.time_key(h)[0]) for h in history), default=self.now)
         # The resumed clock starts at ``offset``: nothing can be heard between the last
         # happening and it, so what was open up to there is settled now, as it was (or
-        # would have been) before the crash, not once more when the mics start. Heard again
-        # from ``rehear`` on, it is settled up to there: the rest as the recording goes on.
+        # would have been) before the crash, not once more when the mics start (heard again
+        # from ``rehear`` on: up to there, the rest as it is heard).
         upto = max(last, self.options.offset) if self.reheard is None else self.options.rehear
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
