@@ -101,8 +101,8 @@ def test_a_stopped_recorded_game_resumed_on_its_recording_ends_as_if_never_stopp
 def test_a_call_that_ended_first_but_was_not_journaled_yet_is_judged(game, tmp_path):
     """The journal as a kill leaves it between bob's call and ann's, which ended first."""
     wav, whole = game
-    _stopped(tmp_path, wav, 2, signal.SIGKILL)
-    (path,) = tmp_path.rglob("*.jsonl")
+    path = tmp_path / "games" / "20261125T120000Z-stroop.jsonl"
+    path.parent.mkdir()
     bob = next(i for i, o in enumerate(whole) if o.get("said") == "nine of hearts")
     assert whole[bob + 1]["said"] == "jack of clubs" and whole[bob + 1]["end"] < whole[bob]["end"]
     path.write_text("".join(json.dumps(o) + "\n" for o in whole[:bob + 1]))

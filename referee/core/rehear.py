@@ -1,7 +1,8 @@
 """A resumed recording heard again from a little before where its journal stops.
 
-``referee resume --audio GAME.wav`` goes on in the recording the game was played on, a few
-seconds before the journal's last happening, so that what the crash cut off is heard whole.
+``referee resume --audio GAME.wav`` goes on in the recording the game was played on, some
+time before the journal's last happening (``referee.app.recorded.REHEAR``; with a virtual
+deck, from the start), so that what the crash cut off is heard whole, and heard as before.
 The table settles the journal only up to where the recording is heard again from
 (``TableOptions.rehear``), so that a call the crash kept out of the journal though it ended
 before the last happening (reported after a rival's) is judged in its place as it comes.
