@@ -48,7 +48,8 @@ def test_a_recorded_game_then_a_crash_and_resume(tmp_path):
     lines = journal.read_text().splitlines()
     cut = next(i for i, x in enumerate(lines) if '"type":"tied"' in x)
     journal.write_text("\n".join(lines[:cut + 1]) + "\n")
-    r2 = referee(data, "resume", "--audio", str(recording(tmp_path, LINES[6:], "rest.wav")))
+    r2 = referee(data, "resume", "--continuation",
+                 "--audio", str(recording(tmp_path, LINES[6:], "rest.wav")))
     assert r2.returncode == 0, r2.stderr
     assert "Resuming. Ann has five, Bob has zero. Tie break for the bronze three: bids stay in place. Next prize." in r2.stderr
     assert [json.loads(x) for x in r2.stdout.splitlines()][-2:] == objs[-2:]

@@ -73,3 +73,31 @@ def test_a_rate_too_low_to_hear_is_named(tmp_path):
     write_wav(tmp_path / "slow.wav", np.zeros(100, np.int16), 1)
     with pytest.raises(AudioFileError, match=r"slow\.wav: its sample rate, 1 Hz, is too low"):
         RecordingSource(tmp_path / "slow.wav")
+
+
+@pytest.mark.parametrize("rate, to", [(16000, None), (48000, 16000), (11025, 16000)])
+def test_a_recording_started_later_gives_the_blocks_from_there(tmp_path, rate, to):
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((rate * 3 + 11, 2)) * 0.1).astype(np.float32)
+    write_wav(tmp_path / "g.wav", x, rate)
+    whole = list(RecordingSource(tmp_path / "g.wav", rate=to, block_seconds=0.1))
+    src = RecordingSource(tmp_path / "g.wav", rate=to, block_seconds=0.1, start=1.25)
+    assert src.start == pytest.approx(1.2)       # a whole block
+    later = list(src)
+    first = next(i for i, b in enumerate(whole) if b.start >= 1.2 - 1e-9)
+    assert len(later) == len(whole) - first
+    for a, b in zip(whole[first:], later):
+        assert (a.channel, a.index, a.rate) == (b.channel, b.index, b.rate)
+        assert len(a.samples) == len(b.samples)
+    # a fresh resampler's first samples differ a little (it was not fed what came before)
+    skip = 0 if to is None else 1
+    for a, b in zip(whole[first + 2 * skip:], later[2 * skip:]):
+        assert np.max(np.abs(a.samples.astype(int) - b.samples.astype(int))) <= 1
+
+
+def test_a_start_past_the_end_gives_no_blocks_and_a_bad_start_is_refused(tmp_path):
+    write_wav(tmp_path / "g.wav", np.zeros((16000, 2), np.int16), 16000)
+    assert list(RecordingSource(tmp_path / "g.wav", start=5.0)) == []
+    for bad in (-1.0, float("nan")):
+        with pytest.raises(ValueError, match="0 s or later"):
+            RecordingSource(tmp_path / "g.wav", start=bad)

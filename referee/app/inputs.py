@@ -87,11 +87,13 @@ def device_list(value: str | list[str] | None, mics: int) -> list[str]:
 
 
 def open_listening(args: argparse.Namespace, channels: list[str], game: str,
-                   notify: Callable[[str], None] | None = None, grammar=None) -> Listening:
+                   notify: Callable[[str], None] | None = None, grammar=None,
+                   start_at: float = 0.0) -> Listening:
     """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
     listening stream per name in ``channels`` ('dealer' or a player). ``notify`` gets the
     microphones' lines for people (see :class:`~referee.audio.mic.MicrophoneSource`).
-    ``grammar``: the game's own grammar (GOPS: with the players' names), else table.json's."""
+    ``grammar``: the game's own grammar (GOPS: with the players' names), else table.json's.
+    ``start_at``: seconds into the ``audio`` recording where hearing begins."""
     from referee.hearing.engine import EngineError, open_recogniser
     from referee.hearing.grammar import Grammar, GrammarError
     from referee.app.listener import Listener
@@ -110,7 +112,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
 
         # a file it cannot read, or a channel count that differs from the names, raises
         # an AudioFileError or PlayersError that names the file
-        source = RecordingSource(audio, players=channels, rate=recogniser.rate)
+        source = RecordingSource(audio, players=channels, rate=recogniser.rate, start=start_at)
     else:
         from referee.audio.mic import NO_INPUT_HINT, Input, MicError, MicrophoneSource
 

@@ -29,7 +29,9 @@ class RecordingSource:
 
     ``players`` names the channels (one name per channel across all files, or None).
     ``rate``: resample every file to this rate (e.g. the recogniser's), or None to keep each
-    file's own. ``block_seconds``: the block length. Raises
+    file's own. ``block_seconds``: the block length. ``start``: seconds into the recording
+    where the blocks begin (the file is sought there, not read up to it: a resumed game goes
+    on where its journal stops), rounded down to a whole block. Raises
     :class:`referee.audio.wav.AudioFileError` (a ValueError naming the file) for a file
     it cannot read or that holds no audio it can hear,
     :class:`~referee.audio.blocks.PlayersError` for a wrong number of player names.
@@ -37,12 +39,15 @@ class RecordingSource:
 
     def __init__(self, paths: str | os.PathLike | Sequence[str | os.PathLike],
                  players: Sequence[str | None] | None = None, rate: int | None = None,
-                 block_seconds: float = 0.1) -> None:
+                 block_seconds: float = 0.1, start: float = 0.0) -> None:
         if isinstance(paths, (str, os.PathLike)):
             paths = [paths]
         if not paths:
             raise ValueError("no recording given")
         self.block_seconds = block_seconds
+        if not start >= 0:      # also NaN
+            raise ValueError(f"a recording starts at 0 s or later, not {start}")
+        self._first_block = int(start / block_seconds + 1e-9)
         self._files: list[WavReader] = []
         self.channels: list[Channel] = []
         try:
@@ -75,6 +80,11 @@ class RecordingSource:
         """Seconds: the longest file."""
         return max(f.frames / f.rate for f in self._files)
 
+    @property
+    def start(self) -> float:
+        """Seconds: where the blocks begin."""
+        return self._first_block * self.block_seconds
+
     def stop(self) -> None:
         self._stopped.set()
 
@@ -83,12 +93,12 @@ class RecordingSource:
             f.close()
 
     def __iter__(self) -> Iterator[Block]:
-        files = [_FileBlocks(f, self.rate) for f in self._files]
+        files = [_FileBlocks(f, self.rate, self.start) for f in self._files]
         firsts = [0]
         for f in self._files[:-1]:
             firsts.append(firsts[-1] + f.channels)
         end = self.duration
-        k = 0
+        k = self._first_block
         while k * self.block_seconds < end and not self._stopped.is_set():
             t, t_next = k * self.block_seconds, (k + 1) * self.block_seconds
             for fb, first in zip(files, firsts):
@@ -112,7 +122,7 @@ class _FileBlocks:
     """One file's blocks, at its own rate or resampled as it is read (the stream resampler
     gives the samples a whole-file resampling would)."""
 
-    def __init__(self, f: WavReader, rate: int | None) -> None:
+    def __init__(self, f: WavReader, rate: int | None, start: float = 0.0) -> None:
         self.f = f
         self.rate = rate or f.rate
         self._read = 0                      # input frames read so far
@@ -120,6 +130,12 @@ class _FileBlocks:
         self._out_first = 0                  # output index of _out[0]
         self._rs = ([StreamResampler(f.rate, self.rate) for _ in range(f.channels)]
                     if self.rate != f.rate else None)
+        if self._rs and start > 0:
+            # Begin where an input and an output sample fall together (every 1/gcd s), so
+            # that the fresh resamplers' output is on the whole file's output grid.
+            up, down = self._rs[0].up, self._rs[0].down
+            m0 = int(start * self.rate) // up * up
+            self._read, self._out_first = m0 // up * down, m0
         self._flushed = False
 
     def block(self, t: float, t_next: float) -> tuple[int, np.ndarray]:

@@ -216,8 +216,11 @@ def _sigterm_as_interrupt(signum, frame) -> None:
 
 
 def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=None,
-            journal=None, history=None, offset: float = 0.0, journaled=None) -> int:
-    """Set up the devices and run the table until the game ends."""
+            journal=None, history=None, offset: float = 0.0, journaled=None,
+            start_at: float = 0.0, rehear: bool = False) -> int:
+    """Set up the devices and run the table until the game ends. ``start_at``: seconds into
+    the --audio recording where hearing begins; ``rehear``: from a little before where the
+    journal stops, on the recording the game was played on."""
     import signal
 
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
@@ -233,7 +236,10 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         listening = open_listening(
             args, channels, start.game,
             notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True),
-            grammar=grammar)
+            grammar=grammar, start_at=start_at)
+        if args.audio and journal is None and setup is not None:
+            from referee.app.recorded import identity
+            setup["audio"] = identity(args.audio)   # `resume --audio` checks it is the same
     except (RefereeError, OSError) as e:  # ListeningError, AudioFileError, MicError...
         print(f"referee: {e}", file=sys.stderr)
         return 2
@@ -282,12 +288,14 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                                            hears_itself=not recorded,
                                            prize_seed=(setup or {}).get("seed", 0),
                                            settle=getattr(args, "settle", 0.0),
+                                           rehear=start_at if rehear else None,
                                            table_talk=table_talk(start.game) if start.game == "swoop" else None),
                       history=history, write_start=False, new_game=new_game)
         if history and journaled is not None:
             table.journal_missing(journaled)
-        if history:
-            voice.say("Resuming. " + " ".join(table.standing()), at=table.now)
+        if history:      # heard again, the table stands where the recording is heard from
+            where = Table(start, channels, history=history) if rehear else table
+            voice.say("Resuming. " + " ".join(where.standing()), at=table.now)
         if recorded:
             run_recording(table, listening.events)
         else:
@@ -333,12 +341,25 @@ default to those the game was started with. What was still open when the game
 stopped is settled as it would have been; a verdict the journal lacks (a crash
 between an event and its verdict) is journaled then, once. The referee says the
 score and the top card, then waits --settle seconds before it deals on.
+
+A game played on a recording (`referee play --audio GAME.wav`) is resumed on the
+same recording: `referee resume --audio GAME.wav` goes on in it where the
+journal stops, so the game ends as if it had never stopped. It hears again the
+half-minute before that (with the referee's own deck, from the recording's
+start, for the deals' times), judges nothing twice and does not wait --settle.
+A different file (other channels, rate or length) or other --channels than the
+game's is refused, naming what differs; --continuation takes the file as what
+came after the journal instead, its clock going on a second after the
+journal's last time (as --audio does for a game played on microphones).
 """
 
 
 def add_resume_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("journal", nargs="?", help="the journal to continue (default: the latest unfinished)")
     add_table_arguments(p)
+    p.add_argument("--continuation", action="store_true",
+                   help="--audio holds what came after the journal, not the recording the "
+                   "game was played on")
     p.add_argument("--settle", type=float, default=SETTLE, metavar="SECONDS",
                    help="after saying the score and the top card, wait this long before the "
                    f"virtual deck deals (default {SETTLE:g}); an open round stays open")
@@ -375,8 +396,30 @@ def run_resume(args: argparse.Namespace) -> int:
         deck.cards = [c for c in deck.cards if str(c) not in dealt]
     game = make_game(log.game)
     last = seconds(max((game.time_key(e)[0] for e in log.events), default=0))
+    played = setup.get("audio")
+    rehear = bool(args.audio) and isinstance(played, dict) and not args.continuation
+    if rehear:      # the recording the game was played on: go on in it where the journal stops
+        from referee.app.recorded import check_same, resume_point
+
+        try:
+            check_same(args.audio, played)
+        except RefereeError as e:      # NotTheRecording, AudioFileError
+            print(f"referee resume: {e}", file=sys.stderr)
+            return 2
+        if channels != setup.get("channels", channels):
+            print(f"referee resume: --channels {','.join(channels)}: the game was played on "
+                  f"{played.get('file')} with --channels {','.join(setup['channels'])}",
+                  file=sys.stderr)
+            return 2
+    elif args.continuation and not args.audio:
+        print("referee resume: --continuation is for an --audio recording", file=sys.stderr)
+        return 2
     journal = JournalFile.reopen(path)
     if journal.dropped:
         print(f"referee resume: cut off a torn last line: {journal.dropped[:80]!r}", file=sys.stderr)
+    if rehear:
+        return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
+                       history=list(log.events), journaled=contents.objects,
+                       start_at=0.0 if deck is not None else resume_point(last), rehear=True)
     return referee(args, log.game, channels, deck=deck, journal=journal, setup=setup,
                    history=list(log.events), offset=last + 1.0, journaled=contents.objects)

@@ -31,6 +31,7 @@ from referee.core.games.swoop_events import Paused as SwoopPaused
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.numbers import parse_number
+from referee.core.rehear import Reheard
 from referee.core.standing import score_sentence, standing, state
 
 #: The stream of deals the referee makes itself, and of typed input.
@@ -71,6 +72,8 @@ class TableOptions:
     asked to be said again); None: nothing is."""
     settle: float = 0.0
     """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
+    rehear: float | None = None
+    """A resumed game heard again from this second of its recording on (see :mod:`.rehear`)."""
 
 
 class Table:
@@ -136,6 +139,8 @@ class Table:
         """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         self.talk = self._gops_talk()
         """GOPS: reading bids and prizes, asking for missing ones."""
+        rehear = bool(history) and self.options.rehear is not None
+        self.reheard = Reheard(history, self.channels, self.game.time_key) if rehear else None
         if history:
             self._replay(history)
             if self.talk is not None:
@@ -143,9 +148,9 @@ class Table:
         elif journal is not None and write_start:
             journal.append(encode(start))
         if deck is not None and not self.over:
-            settle = self.options.settle if history else 0.0
+            settle = self.options.settle if history and self.reheard is None else 0.0
             open_round = getattr(self.game, "phase", None) in (stroop.OPEN, stroop.RACING)
-            if history and isinstance(self.game, stroop.StroopGame) and open_round:
+            if history and isinstance(self.game, stroop.StroopGame) and open_round and self.reheard is None:
                 self.timer.dealt(self.now + settle)     # the open round goes on after the settle time
             else:
                 self.timer.start(self.now + settle)
@@ -161,7 +166,7 @@ class Table:
         start = round(u.start + self.options.offset, 6)
         end = round(u.end + self.options.offset, 6)
         stream = u.player or DEALER
-        if stream not in self.channels:
+        if stream not in self.channels or self.reheard and self.reheard.heard_before(stream, start):
             return
         # A shout is never taken for the referee's echo: the referee says "Goop!" only once
         # a hand is over, when a shout changes nothing but is still worth journaling (the
@@ -339,8 +344,11 @@ class Table:
     def _deal_if_due(self) -> None:
         if self.deck is None or self.over or not self.timer.due(self.now, self.paused):
             return
-        card = self.deck.draw(skip=self.dealt)
         self.timer.dealt(self.now)
+        if self.reheard is not None and self.reheard.deals:
+            self.reheard.deals -= 1     # heard again: the deal the journal holds, made here
+            return
+        card = self.deck.draw(skip=self.dealt)
         if card is None:
             self.finish()
             return
@@ -418,13 +426,14 @@ class Table:
         for v in verdicts:
             self.verdicts.append(v)
             obj = encode_verdict(v)
-            if self.journal is not None:
+            again = self.reheard is not None and self.reheard.already(dumps(obj))  # said before
+            if self.journal is not None and not again:
                 self.journal.append(obj)
-            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
+            if self.json_out is not None and obj["type"] in SUMMARY_TYPES and not again:
                 print(dumps(obj), file=self.json_out, flush=True)
             if isinstance(v, Asked):
                 self._shell_command(v.command.name)
-            for line in self.announcer.lines(v):   # a score readout may be dropped for what is urgent
+            for line in [] if again else self.announcer.lines(v):  # a score may be dropped for what is urgent
                 self._say(line.text, at=self.now, urgent=obj["type"] in SUMMARY_TYPES and not line.score,
                           droppable=line.score)
             if isinstance(v, stroop.RoundOver) and v.outcome in (
@@ -473,8 +482,9 @@ class Table:
         last = max((seconds(self.game.time_key(h)[0]) for h in history), default=self.now)
         # The resumed clock starts at ``offset``: nothing can be heard between the last
         # happening and it, so what was open up to there is settled now, as it was (or
-        # would have been) before the crash, not once more when the mics start.
-        upto = max(last, self.options.offset)
+        # would have been) before the crash, not once more when the mics start (heard again
+        # from ``rehear`` on: up to there, the rest as it is heard).
+        upto = max(last, self.options.offset) if self.reheard is None else self.options.rehear
         for h in history:
             self.verdicts += self.judge.push(KEYBOARD, h)
             if isinstance(h, Deal):
@@ -500,4 +510,6 @@ class Table:
                 self.journal.append(obj)
             if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
                 print(dumps(obj), file=self.json_out, flush=True)
+        if self.reheard is not None:
+            self.reheard.journaled(left)     # what the game gives again as the mics go on
         return missing
