@@ -119,3 +119,17 @@ def test_no_call_is_reported_before_a_watermark_that_passed_it(tmp_path, speech)
             heard += 1
             assert ev.start >= sent.get(ev.player, -1.0), (ev, sent)
     assert heard >= 5
+
+
+def test_an_end_is_not_cut_where_a_neighbour_begins_to_call(tmp_path, speech):
+    # bob begins while ann is still saying "... clubs": ann's end is hers, not bob's start
+    n = RATE * 11
+    ann_call = speech["ann-7c"]
+    s, e = true_span(ann_call, 7.0)
+    ann = place(n, speech["ann-2s"], 0.5) + place(n, ann_call, 7.0)
+    bob = place(n, speech["bob-qh"], 2.5) + place(n, speech["bob-qh"], e - 0.35)
+    cat = place(n, speech["cat-kd"], 4.5)
+    events = listen(tmp_path, table([ann, bob, cat], snr=20))
+    got = [u for u in calls(events, "ann") if u.end > 7.1]
+    assert len(got) == 1, got
+    assert abs(got[0].end - e) <= 0.04, (got[0].end, e)

@@ -175,7 +175,7 @@ class CallTimer:
     def __init__(self, rate: int, channels: int, floor_margin: float = 3.0,
                  gap: float = 0.2, before: float = 0.2, after: float = 0.3,
                  context: float = 1.5, correct: bool = True, max_earlier: float = 0.2,
-                 leaks: LeakModel | None = None) -> None:
+                 end_no_earlier: float = 0.0, leaks: LeakModel | None = None) -> None:
         self.rate, self.channels = rate, channels
         self.leaks = leaks if leaks is not None else LeakModel(rate, channels)
         self.floor_margin, self.gap = floor_margin, gap
@@ -184,6 +184,10 @@ class CallTimer:
         self.max_earlier = max_earlier
         """Seconds: a refined start is never earlier than the recogniser's by more (the
         listener holds its watermarks back by as much)."""
+        self.end_no_earlier = end_no_earlier
+        """Seconds: a refined end is never earlier than the recogniser's by more. The
+        recogniser ends a call early, if anything (the weak final "s"); an end timed much
+        earlier was cut where a neighbour's voice rose (docs/timing.md)."""
 
     def observe(self, audio: np.ndarray) -> None:
         """Learn the leaks from the next samples (frames, channels)."""
@@ -235,7 +239,8 @@ class CallTimer:
                                                 else 0.0))
         if not starts:
             return start, end
-        new_start, new_end = max(min(starts), start - self.max_earlier), max(ends)
+        new_start = max(min(starts), start - self.max_earlier)
+        new_end = max(max(ends), end - self.end_no_earlier)
         if new_end <= new_start:
             return start, end
         return float(new_start), float(new_end)
