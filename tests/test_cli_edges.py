@@ -22,6 +22,16 @@ def test_a_mistyped_option_gets_the_subcommands_usage_and_the_close_option(capsy
     assert "--virtual-dek (did you mean --virtual-deck?)" in err
 
 
+def test_a_player_without_a_microphone_is_named_before_anything_starts(capsys, tmp_path,
+                                                                        monkeypatch):
+    monkeypatch.setenv("REFEREE_DATA", str(tmp_path))
+    code = main(["play", "stroop", "--players", "ann,bob", "--channels", "dealer,ann"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "no microphone for bob" in err, err
+    assert not list(tmp_path.rglob("*.jsonl"))     # no game was started
+
+
 def test_replay_into_a_reader_that_stops_early_ends_quietly(tmp_path):
     log = tmp_path / "log.jsonl"
     objs = [{"type": "game", "game": "stroop", "players": ["ann", "bob"]}]

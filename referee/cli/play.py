@@ -192,6 +192,12 @@ def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
             raise SetupError(f"--channels: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
         raise SetupError("--channels names a mic twice")
+    if TABLE not in names:
+        # each player's mic tells who spoke: a player without one would go unheard
+        missing = [p for p in start.players if p not in names]
+        if missing:
+            raise SetupError(f"--channels: no microphone for {', '.join(missing)}: name one for "
+                             f"every player (or 'table' for one shared mic)")
     return names
 
 
