@@ -16,8 +16,8 @@ their own mic, so both calls are kept.
 
 Leaks: with cross-talk filtering the recognisers get a span of audio once every channel
 has it, each channel with the others' leaks, as learnt from the audio so far, taken out
-(the cross-talk filter's :class:`referee.hearing.leaks.LeakCanceller`): two players calling at once each hear
-their own call, not both.
+(the cross-talk filter's :class:`referee.hearing.leaks.LeakCanceller`): two players
+calling at once each hear their own call, not both.
 
 Timing: with cross-talk filtering, each call passed on is timed from every channel
 (:mod:`referee.hearing.timing`), once the filter has ``TIMING_CONFIRM`` seconds of audio

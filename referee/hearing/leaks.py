@@ -169,11 +169,13 @@ class LeakModel:
         # least squares gives the filter's shape; its level is pulled about by the few
         # loudest windows (loud noise reaching both mics, another voice at c), the median
         # window's is not
-        typical = np.median([abs(g) for p, g in self.gains[k][c] if near.start <= p < near.stop])
+        kept = [abs(g) for p, g in self.gains[k][c] if near.start <= p < near.stop]
         norm = float(np.sqrt(np.sum(h ** 2)))
         if norm <= 0:
             return None
-        return lo, h * (typical / norm)
+        if not kept:  # the agreeing windows are older than those whose gains are kept
+            return lo, h
+        return lo, h * (float(np.median(kept)) / norm)
 
     def gain_delay(self, k: int, c: int) -> tuple[float, float] | None:
         """The leak of k into c as (gain in dB, delay in seconds), or None."""
