@@ -223,6 +223,9 @@ def _pyttsx3_child(rate: int, voice: str) -> None:
             for attempt in range(3):  # now and then a run writes no file, or an empty one
                 if os.path.exists(req["path"]):
                     os.remove(req["path"])
+                # the rate again with every request: now and then the one set at the start
+                # was not applied to the first file (a rate-90 voice rendered at the default)
+                engine.setProperty("rate", rate)
                 engine.save_to_file(req["text"], req["path"])
                 engine.runAndWait()
                 frames = _frames(req["path"])
