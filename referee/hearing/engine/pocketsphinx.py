@@ -116,9 +116,8 @@ class PocketSphinx(Backed):
             needed |= set(self.grammar.fillers)
         if decoys:
             needed |= set(self.grammar.decoy_words)
-        # Only the words the grammar can produce, not the 130 000 of the full
-        # dictionary, and no language model: a decoder per channel then takes
-        # 20 ms and a few MB to make instead of 0.4 s and 90 MB.
+        # Only the words the grammar can produce, and no language model: a decoder
+        # per channel is then quick and small to make (docs/hearing-decisions.md).
         self._dict_dir = tempfile.TemporaryDirectory(prefix="referee-ps-")
         small = Path(self._dict_dir.name) / "words.dict"
         prons = self.grammar.arpabet()
