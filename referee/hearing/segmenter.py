@@ -138,6 +138,22 @@ class Segmenter:
         self.silent_run = 0
         return seg
 
+    def split(self, at: int) -> bool:
+        """Start the open segment afresh at sample ``at`` (rounded up to a frame): what came
+        before is dropped, as already decided. False (nothing done) when no segment is open
+        or it has no frame from ``at`` on yet."""
+        if self.current is None:
+            return False
+        k = max(0, -(-(at - self.current_first) // self.frame))
+        if k >= len(self.current):
+            return False
+        self.current = self.current[k:]
+        self.current_first += k * self.frame
+        self.current_speech = max(self.current_speech, self.current_first)
+        # the hysteresis goes by the loudest frame of what is left, not of the call cut off
+        self.peak = max(float(np.mean(f.astype(np.float64) ** 2)) + 1.0 for f in self.current)
+        return True
+
     def flush(self) -> list[Segment]:
         """End of input: close any open segment."""
         if self.current is not None:

@@ -63,6 +63,11 @@ class SegmentStream:
     at the second stage, once, and ends at most ``VOICE_END`` after the
     voice.
 
+    A segment decided while still open is not done with: from ``REARM`` after the end of
+    what was decided, the rest of it is heard afresh, as a segment of its own (the dealer's
+    card leaks into a player's mic, and the player's call comes before the noise lets the
+    segment close).
+
     Why these settings, with the figures that chose them: docs/hearing-decisions.md."""
 
     EARLY_STEP = 0.1
@@ -92,6 +97,13 @@ class SegmentStream:
     at the bar of a close (``engine.backing.accept``), look after look, before it is
     believed at that bar in a segment still open."""
 
+    REARM = 0.25
+    """Seconds after the end of a call decided in an open segment from which the rest of
+    the segment is heard afresh: past the call's last consonant and past the end the
+    judge's tie window needs heard."""
+    REARM_MIN = 0.3
+    """Seconds of a closed segment's rest, after ``REARM``, worth decoding."""
+
     def __init__(self, engine: Backed, start: float, channel: int, player: str | None,
                  source: str) -> None:
         self.engine = engine
@@ -100,6 +112,7 @@ class SegmentStream:
                                    hang_noisy=engine.backing.hang_noisy)
         self._mark = start
         self._decided: int | None = None  # first sample of the open segment already reported
+        self._rearm_at: int | None = None  # sample from which the decided segment is heard again
         self._looked = 0  # samples consumed at the last early look
         self._frames_of: int | None = None  # first sample of the segment _frames are of
         self._frames = np.zeros((0, 0))  # its log-mel frames so far (not normalised)
@@ -124,7 +137,7 @@ class SegmentStream:
         sg = self.segmenter
         since = sg.open_since
         if since is None or (sg.in_speech and self._decided == sg.current_first):
-            n = sg.consumed
+            n = sg.consumed if self._rearm_at is None else min(sg.consumed, self._rearm_at)
         else:
             n = since
         self._mark = max(self._mark, self.start + n / self.engine.rate)
@@ -134,9 +147,26 @@ class SegmentStream:
         out = []
         for seg in self.segmenter.feed(_as_int16(samples)):
             out += self._closed(seg)
+        self._rearm()
         self._track_voicing()
         early = self._early()
         return out + (early or self._at_pause())
+
+    def _decided_now(self, out: list[Utterance]) -> None:
+        """The open segment has given ``out``: nothing more until ``REARM`` after its end."""
+        self._decided = self.segmenter.current_first
+        end = max(u.end for u in out)
+        self._rearm_at = int(round((end - self.start + self.REARM) * self.engine.rate))
+
+    def _rearm(self) -> None:
+        """Hear the rest of a decided segment afresh, once it has audio past ``_rearm_at``."""
+        sg = self.segmenter
+        if self._rearm_at is None or not sg.in_speech or self._decided != sg.current_first:
+            return
+        if sg.split(self._rearm_at):
+            self._rearm_at = None
+            self._looked = sg.consumed - int(self.EARLY_STEP * self.engine.rate)
+            self._leader = self._paused = self._unvoiced = None
 
     def _track_voicing(self) -> None:
         """Keep ``_voicing`` up with the open segment (see :meth:`_at_pause`)."""
@@ -193,7 +223,7 @@ class SegmentStream:
         out = self._decode(seg, pause=True,
                            accept=eng.backing.pause_accept if stage == 1 else eng.backing.accept)
         if out:
-            self._decided = sg.current_first
+            self._decided_now(out)
         if latest is not None:
             out = [dataclasses.replace(u, end=max(u.start, min(u.end, latest))) for u in out]
         return out
@@ -206,8 +236,14 @@ class SegmentStream:
 
     def _closed(self, seg) -> list[Utterance]:
         if self._decided == seg.first:
-            self._decided = None
-            return []
+            self._decided, at = None, self._rearm_at
+            self._rearm_at = None
+            rest = len(seg.samples) if at is None else at - seg.first
+            if len(seg.samples) - rest < self.REARM_MIN * self.engine.rate:
+                return []
+            # closed before its rest could be heard afresh: that rest is a segment of its own
+            seg = Segment(seg.samples[rest:], seg.first + rest, max(seg.speech_first,
+                                                                     seg.first + rest))
         return self._decode(seg)
 
     def _early(self) -> list[Utterance]:
@@ -240,7 +276,7 @@ class SegmentStream:
         lead = max(0, sg.current_speech - sg.current_first - skip * HOP) / rate
         u = self._utterance(x, sg.current_first + skip * HOP, lead, best, q)
         if u:
-            self._decided = sg.current_first
+            self._decided_now(u)
         return u
 
     def _raw_frames(self, first: int, x: np.ndarray) -> np.ndarray:
