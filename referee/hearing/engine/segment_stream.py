@@ -66,7 +66,9 @@ class SegmentStream:
     A segment decided while still open is not done with: from ``REARM`` after the end of
     what was decided, the rest of it is heard afresh, as a segment of its own (the dealer's
     card leaks into a player's mic, and the player's call comes before the noise lets the
-    segment close).
+    segment close). What the rest gives must be surer than a segment of its own: no partial
+    call, and a call or shout PocketSphinx reads there needs the classifier's support at a
+    pause (after a call, babble was read as a bare "nine" or as "goop").
 
     Why these settings, with the figures that chose them: docs/hearing-decisions.md."""
 
@@ -113,6 +115,7 @@ class SegmentStream:
         self._mark = start
         self._decided: int | None = None  # first sample of the open segment already reported
         self._rearm_at: int | None = None  # sample from which the decided segment is heard again
+        self._rest_of: int | None = None  # first sample of the rest of a decided segment
         self._looked = 0  # samples consumed at the last early look
         self._frames_of: int | None = None  # first sample of the segment _frames are of
         self._frames = np.zeros((0, 0))  # its log-mel frames so far (not normalised)
@@ -164,7 +167,7 @@ class SegmentStream:
         if self._rearm_at is None or not sg.in_speech or self._decided != sg.current_first:
             return
         if sg.split(self._rearm_at):
-            self._rearm_at = None
+            self._rearm_at, self._rest_of = None, sg.current_first
             self._looked = sg.consumed - int(self.EARLY_STEP * self.engine.rate)
             self._leader = self._paused = self._unvoiced = None
 
@@ -244,6 +247,7 @@ class SegmentStream:
             # closed before its rest could be heard afresh: that rest is a segment of its own
             seg = Segment(seg.samples[rest:], seg.first + rest, max(seg.speech_first,
                                                                      seg.first + rest))
+            self._rest_of = seg.first
         return self._decode(seg)
 
     def _early(self) -> list[Utterance]:
@@ -371,5 +375,9 @@ class SegmentStream:
         if pause and (m.kind not in CALLS_AND_SHOUTS
                       or (bar is not None and probs.get(m.said, 0.0) < bar)):
             return []
+        if seg.first == self._rest_of and (m.kind == "partial" or (
+                m.kind in CALLS_AND_SHOUTS and probs is not None
+                and probs.get(m.said, 0.0) < eng.backing.pause_support)):
+            return []  # the rest of a decided segment (see the class)
         return [Utterance(m.kind, m.said, start, end, round(conf, 3), self.channel, self.player,
                           self.source)]
