@@ -179,7 +179,10 @@ class Listener:
         self.position = max(self.position, block.end)
         rs = self._resampler(block)
         samples = block.samples if rs is None else to_int16(rs.process(block.samples))
+        pushed = self._ct_end
         heard = self._feed(block.channel, samples)
+        if self._ct is not None and not heard and self._ct_end == pushed:
+            return []  # no channel's recogniser heard more: nothing to decide again
         out = self._take(heard)
         out += self._decide(final=False)
         out += self._watermarks()
@@ -295,8 +298,9 @@ class Listener:
         timer = self._ct.timer if self._ct is not None else None
         if timer is None or heard_to >= u.end + self.TIMING_TAIL:
             return True
-        end = timer.refine(self._ct.audio, self._ct.first, self._ct.loudest(u), u.start,
-                           u.end)[1]
+        if heard_to < u.end - timer.end_no_earlier + self.TIMING_CONFIRM:
+            return False  # a timed end is never earlier than that
+        end = self._ct.refined(self._ct.loudest(u), u.start, u.end)[1]
         return heard_to >= end + self.TIMING_CONFIRM
 
     def _not_before_sent(self, u: Utterance) -> Utterance:

@@ -62,6 +62,7 @@ class CrossTalk:
         listener's canceller use them)."""
         self.cancel = LeakCanceller(self.leaks) if cancel else None
         self.timer = CallTimer(rate, channels, leaks=self.leaks) if refine else None
+        self._refined: tuple | None = None  # the last refine's key and result
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> np.ndarray | None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is
@@ -152,8 +153,17 @@ class CrossTalk:
         """``u`` with its start and end refined from every channel (see ``refine``)."""
         if self.timer is None or u.kind == "unknown" or not 0 <= u.channel < self.channels:
             return u
-        start, end = self.timer.refine(self.audio, self.first, u.channel, u.start, u.end)
+        start, end = self.refined(u.channel, u.start, u.end)
         return replace(u, start=start, end=end)
+
+    def refined(self, channel: int, start: float, end: float) -> tuple[float, float]:
+        """The timer's (start, end) for a call heard on ``channel`` from ``start`` to
+        ``end``, on the audio added so far (kept until more is added: the listener asks
+        whether a call can be passed on, then times it, on the same audio)."""
+        key = (channel, start, end, self.first, len(self.audio))
+        if self._refined is None or self._refined[0] != key:
+            self._refined = (key, self.timer.refine(self.audio, self.first, channel, start, end))
+        return self._refined[1]
 
 
 def _similarity(a: np.ndarray, b: np.ndarray, max_lag: int) -> float:
