@@ -48,8 +48,8 @@ class TracedListener(Listener):
             self.stages.setdefault(self._key(u), {}).setdefault("confirmed", self.position)
         return ok
 
-    def _attribute(self, u, decoded, final):
-        got = super()._attribute(u, decoded, final)
+    def _attribute(self, u, final):
+        got = super()._attribute(u, final)
         if got is not None:
             for v in got:
                 self.passed.append((v, self._key(u), self.position))
@@ -64,16 +64,14 @@ class TracedListener(Listener):
 
     def _holder(self) -> str:
         """What the common watermark is held by now: a pending utterance, or the channel
-        whose recogniser is least far (with an open segment, or just behind)."""
-        terms = [(self._decoded() - self.lead, "decoded")]
-        terms += [(u.start - self.earlier, "pending") for u in self._pending]
-        low = min(terms)
-        if low[1] == "pending":
+        whose recogniser may still report from the earliest (with a segment open, or
+        just behind)."""
+        terms = [(self._held_from(ch), ch) for ch in self._streams]
+        terms += [(u.start - self.earlier, -1) for u in self._pending]
+        ch = min(terms)[1]
+        if ch < 0:
             return "pending"
-        ch = min(self._streams, key=lambda c: self._streams[c].watermark)
-        s = self._streams[ch]
-        seg = getattr(s, "segmenter", None)
-        opened = seg is not None and seg.open_since is not None
+        opened = self._streams[ch].watermark < (self._ct_end or 0) / self.rate - 0.02
         return f"{self.channels[ch].name}:{'open' if opened else 'behind'}"
 
 
