@@ -9,7 +9,7 @@ while the watermark held the race, what held it.
 Audio-clock seconds only: the compute time of a live run comes on top. Tuning games only
 (``--games``: ids ``tuning-NN``). Figures: docs/timing.md, "Verdict latency".
 
-    python -m referee.lab.bench.verdict_wait [--games tuning-00,tuning-02] [--json FILE]
+    python -m referee.lab.bench.verdict_wait [--games tuning-00,tuning-02] [--clean] [--paced]
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import argparse
 import json
 import statistics
 import tempfile
+import time
+import queue
 from collections import Counter
 from pathlib import Path
 
@@ -75,8 +77,12 @@ class TracedListener(Listener):
         return f"{self.channels[ch].name}:{'open' if opened else 'behind'}"
 
 
-def trace_game(game, wav: Path, window: float = 0.04, block: float = 0.05) -> list[dict]:
-    """Each won round of ``game``: the stages of its winning call (audio-clock seconds)."""
+def trace_game(game, wav: Path, window: float = 0.04, block: float = 0.05,
+               paced: bool = False) -> list[dict]:
+    """Each won round of ``game``: the stages of its winning call (audio-clock seconds).
+    With ``paced``, the blocks come at the pace of the audio and the listener runs in a
+    thread of its own, as live (``session.run_live``); ``wall`` is then when the table
+    decided, in seconds since the first block was due (compute and threads included)."""
     from referee.audio.recording import RecordingSource
     from referee.core.events import GameStart
     from referee.core.games import stroop
@@ -87,17 +93,27 @@ def trace_game(game, wav: Path, window: float = 0.04, block: float = 0.05) -> li
 
     grammar = Grammar.load("table").subset(kinds=set(KINDS["stroop"]))
     rec = open_recogniser(None, None, grammar)
-    src = RecordingSource(str(wav), players=game.channels, rate=rec.rate, block_seconds=block)
+    src = (_Paced if paced else RecordingSource)(str(wav), players=game.channels, rate=rec.rate,
+                                                 block_seconds=block)
     lis = TracedListener(src, rec)
     start = GameStart("stroop", tuple(game.players), {"tie_window_ms": window * 1000})
     table = Table(start, game.channels)
     decided: dict[int, float] = {}
+    wall: dict[int, float] = {}
     seen = 0
-    for ev in lis.events():
+    if paced:
+        q: queue.Queue = queue.Queue()
+        lis.start(q)
+        events = iter(q.get, None)
+    else:
+        events = lis.events()
+    for ev in events:
         table.hear(ev)
         for v in table.verdicts[seen:]:
             if isinstance(v, stroop.RoundOver):
                 decided[v.round] = lis.position
+                if paced:
+                    wall[v.round] = time.monotonic() - src.t0
         seen = len(table.verdicts)
         if table.over:
             break
@@ -122,11 +138,31 @@ def trace_game(game, wav: Path, window: float = 0.04, block: float = 0.05) -> li
             "true_end": true_end, "end": c.end, "rec_end": st["u"].end if "u" in st else None,
             "closed": st.get("closed"), "confirmed": st.get("confirmed"),
             "passed": hit[2] if hit else None, "marked": past[0] if past else None,
-            "decided": decided.get(v.round),
+            "decided": decided.get(v.round), "wall": wall.get(v.round),
             "held_by": Counter(held).most_common(1)[0][0] if held else None,
             "held_blocks": len(held),
         })
     return out
+
+
+class _Paced:
+    """A recording's blocks, each given when its audio would have been heard."""
+
+    def __init__(self, *a, **k) -> None:
+        from referee.audio.recording import RecordingSource
+
+        self._src = RecordingSource(*a, **k)
+        self.channels = self._src.channels
+        self.t0 = time.monotonic()
+
+    def __iter__(self):
+        self.t0 = time.monotonic()
+        for b in self._src:
+            time.sleep(max(0.0, self.t0 + b.end - time.monotonic()))
+            yield b
+
+    def stop(self) -> None:
+        self._src.stop()
 
 
 def clean_wav(game, directory: Path, out: Path) -> Path:
@@ -168,7 +204,8 @@ def summarise(rows: list[dict]) -> str:
              ("confirmed -> passed on", "confirmed", "passed"),
              ("passed on -> watermark past end + window", "passed", "marked"),
              ("true end -> watermark past end + window", "true_end", "marked"),
-             ("true end -> verdict decided", "true_end", "decided")]
+             ("true end -> verdict decided", "true_end", "decided"),
+             ("true end -> verdict decided, in real time (--paced)", "true_end", "wall")]
     lines = ["| step | n | median ms | p90 ms |", "|---|---|---|---|"]
     for name, a, b in steps:
         d = sorted(r[b] - r[a] for r in rows if r.get(a) is not None and r.get(b) is not None)
@@ -190,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", default="", help="tuning game ids (default: all 12)")
     p.add_argument("--json", help="write every round's stages here (JSON lines)")
     p.add_argument("--rows", action="store_true", help="print every round")
+    p.add_argument("--paced", action="store_true",
+                   help="at the pace of the audio, the listener in a thread (as live)")
     p.add_argument("--clean", action="store_true",
                    help="the deals and calls alone on their own mics (no leaks, no noise)")
     a = p.parse_args(argv)
@@ -202,14 +241,15 @@ def main(argv: list[str] | None = None) -> int:
         game = games_table.load(json.loads((d / f"{gid}.json").read_text())["game"])
         if a.clean:
             with tempfile.TemporaryDirectory() as td:
-                got = trace_game(game, clean_wav(game, d, Path(td) / game.file))
+                got = trace_game(game, clean_wav(game, d, Path(td) / game.file), paced=a.paced)
         else:
-            got = trace_game(game, d / game.file)
+            got = trace_game(game, d / game.file, paced=a.paced)
         rows += got
         if a.rows:
             for r in got:
                 print(r["game"], r["round"], r["by"], *(f"{k}={_ms(r[k] - r['true_end'])}" for k in
-                      ("rec_end", "end", "closed", "confirmed", "passed", "marked", "decided")
+                      ("rec_end", "end", "closed", "confirmed", "passed", "marked", "decided",
+                       "wall")
                       if r[k] is not None and r["true_end"] is not None), r["held_by"],
                       flush=True)
     if a.json:
