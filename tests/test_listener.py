@@ -98,6 +98,8 @@ class _ToneStream:
         if self.channel in self.rec.deaf:
             return []
         spec = np.abs(np.fft.rfft(x * np.hanning(len(x))))
+        if spec.max() < 50 * spec.mean():
+            return []  # noise, not a tone: no call (every call is voiced)
         freq = np.argmax(spec) * RATE / len(x)
         said = min(NAMES, key=lambda f: abs(f - freq))
         return [Utterance("call", NAMES[said], self.start + start / RATE,
@@ -257,3 +259,46 @@ def test_a_device_that_starts_after_another_has_delivered_a_block():
                            refine=False).events())
     assert calls(events) == [("ann", "queen of hearts", 0.25, 0.75)]
     check_order(events, ["ann", "bob"])
+
+
+def _marks_past(tmp_path, calls_, noise, upto):
+    """Run the listener over ann, bob and cat's mics (``calls_`` as for ``table``, no leaks
+    between the mics) with white noise on cat's mic over ``noise`` (seconds); returns the
+    utterances, and the audio read (seconds) when every stream's watermark first reached
+    ``upto``."""
+    path = table(tmp_path / "t.wav", calls_, seconds=5.0, leak_db=-80.0, n_ch=3)
+    from referee.audio.wav import read_wav
+    x, _ = read_wav(path)
+    x = x.astype(np.float64) / 32768.0 if x.dtype == np.int16 else x.astype(np.float64)
+    a, b = int(noise[0] * RATE), int(noise[1] * RATE)
+    x[a:b, 2] += np.random.default_rng(1).normal(0, 0.05, b - a)
+    write_wav(path, x, RATE)
+    lst = Listener(RecordingSource(path, players=["ann", "bob", "cat"]), ToneRecogniserDouble(),
+                   refine=False)
+    events, mark, reached = [], {}, None
+    for ev in lst.events():
+        events.append(ev)
+        if isinstance(ev, Heard):
+            mark[ev.stream] = ev.upto
+            if reached is None and len(mark) == 3 and min(mark.values()) >= upto:
+                reached = lst.position
+    check_order(events, ["ann", "bob", "cat"])
+    return calls(events), reached
+
+
+def test_noise_on_an_unrelated_mic_does_not_hold_a_finished_race(tmp_path):
+    # ann's call ends at 1.0 s; clatter-like noise on cat's mic from inside the tie window
+    # (40 ms) to 3.5 s keeps cat's recogniser's segment open. Nothing voiced is in it, so
+    # it cannot hold a call ending in the window: every stream's mark passes 1.04 s soon
+    # after (it held until the noise stopped, 2.5 s later, before).
+    heard, reached = _marks_past(tmp_path, [(0, 440, 0.5, 1.0)], (1.02, 3.5), 1.04)
+    assert heard == [("ann", "queen of hearts", 0.5, 1.0)]
+    assert reached is not None and reached <= 1.5
+
+
+def test_a_voice_on_another_mic_still_holds_the_race(tmp_path):
+    # bob begins a call inside ann's tie window, over cat's noise: the marks wait for it
+    heard, reached = _marks_past(tmp_path, [(0, 440, 0.5, 1.0), (1, 660, 1.02, 1.6)],
+                                 (1.02, 3.5), 1.04)
+    assert heard == [("ann", "queen of hearts", 0.5, 1.0), ("bob", "two of spades", 1.02, 1.6)]
+    assert reached is not None and reached >= 1.6

@@ -8,8 +8,8 @@ clock: a channel's recogniser stream starts at the time of the channel's first b
 Cross-talk: with one mic per player, a call is also picked up by the neighbours' mics.
 :class:`referee.hearing.crosstalk.CrossTalk` (fed every channel's audio, at the recogniser's
 rate, on the shared clock) names the channel each utterance is loudest on. An utterance
-loudest on its own channel is passed on at once. Otherwise it is a copy: once every channel
-has been decoded ``hold`` seconds past its end, it is dropped if the loudest channel's
+loudest on its own channel is passed on at once. Otherwise it is a copy: once the loudest
+channel's recogniser has decoded ``hold`` seconds past its end, it is dropped if that
 recogniser reported an overlapping utterance of its own, and otherwise passed on as the
 loudest channel's (that recogniser missed it). Two players calling at once each dominate
 their own mic, so both calls are kept.
@@ -29,8 +29,10 @@ player's name, or ``ch<index>``) will have a start or end before ``upto``. With 
 filtering any channel's recogniser can produce an utterance for any player, so every
 stream's watermark is the smallest of all recognisers' watermarks and of the starts of
 utterances still being decided (with timing, less how far a call's sound may begin before
-the voice detector opens, and less how far timing may move a start earlier); an utterance
-is never passed on starting before a watermark already sent.
+the voice detector opens, and less how far timing may move a start earlier); a recogniser
+holding a segment open with no voice of its mic's own in it (clatter, noise, what is left of
+a reported call's leak) holds it only to ``UNVOICED_LEAD`` before where that voice could
+begin. An utterance is never passed on starting before a watermark already sent.
 
 Use it synchronously (``for event in listener.events(): ...``, as fast as the source gives
 blocks: faster than real time on a recording), or in a thread feeding a queue
@@ -53,6 +55,7 @@ from referee.audio.resampler import StreamResampler
 from referee.audio.wav import to_int16
 from referee.core.events import Heard, Utterance
 from referee.hearing.crosstalk import CrossTalk
+from referee.hearing.timing import UNVOICED_LEAD
 
 Event = Utterance | Heard
 
@@ -63,7 +66,7 @@ class Listener:
     ``crosstalk``: suppress copies of a call on other players' mics (only matters with
     more than one channel); ``cancel``: with it, feed the recognisers each channel with the
     learnt leaks of the others taken out; ``crosstalk_options`` go to
-    :class:`~referee.hearing.crosstalk.CrossTalk`. ``hold``: seconds every channel must
+    :class:`~referee.hearing.crosstalk.CrossTalk`. ``hold``: seconds the loudest channel must
     be decoded past a suspected copy before it is decided.
     """
 
@@ -179,7 +182,10 @@ class Listener:
         self.position = max(self.position, block.end)
         rs = self._resampler(block)
         samples = block.samples if rs is None else to_int16(rs.process(block.samples))
+        pushed = self._ct_end
         heard = self._feed(block.channel, samples)
+        if self._ct is not None and not heard and self._ct_end == pushed:
+            return []  # no channel's recogniser heard more: nothing to decide again
         out = self._take(heard)
         out += self._decide(final=False)
         out += self._watermarks()
@@ -274,7 +280,6 @@ class Listener:
     def _decide(self, final: bool) -> list[Event]:
         if not self._pending:
             return []
-        decoded = self._decoded()
         heard_to = (self._ct_end or 0) / self.rate  # the filter has every channel's audio
         out: list[Event] = []
         keep: list[Utterance] = []
@@ -282,7 +287,7 @@ class Listener:
             if not final and (heard_to < u.end or not self._timed_to(u, heard_to)):
                 keep.append(u)  # not all channels' audio is in yet
                 continue
-            verdict = self._attribute(u, decoded, final)
+            verdict = self._attribute(u, final)
             if verdict is None:
                 keep.append(u)
             else:
@@ -295,8 +300,9 @@ class Listener:
         timer = self._ct.timer if self._ct is not None else None
         if timer is None or heard_to >= u.end + self.TIMING_TAIL:
             return True
-        end = timer.refine(self._ct.audio, self._ct.first, self._ct.loudest(u), u.start,
-                           u.end)[1]
+        if heard_to < u.end - timer.end_no_earlier + self.TIMING_CONFIRM:
+            return False  # a timed end is never earlier than that
+        end = self._ct.refined(self._ct.loudest(u), u.start, u.end)[1]
         return heard_to >= end + self.TIMING_CONFIRM
 
     def _not_before_sent(self, u: Utterance) -> Utterance:
@@ -306,18 +312,27 @@ class Listener:
             return u
         return replace(u, start=sent, end=max(u.end, sent))
 
-    def _decoded(self) -> float:
-        """Seconds: every channel's recogniser has decoded this far."""
-        if len(self._streams) < len(self.channels):
-            return 0.0
-        return min(s.watermark for s in self._streams.values())
+    def _held_from(self, ch: int) -> float:
+        """Seconds: where channel ``ch``'s recogniser may still report something from: its
+        watermark (less the lead), or, when that is older than ``UNVOICED_LEAD`` before
+        the first voice of its own in the audio after it, that far before that voice (a
+        segment held open by clatter, noise or a known call's leak has none: every call
+        is voiced, and its sound begins at most that far before its voice). See
+        docs/timing.md, "Verdict latency"."""
+        mark = self._streams[ch].watermark
+        heard = (self._ct_end or 0) / self.rate
+        if mark >= heard - UNVOICED_LEAD:
+            return mark - self.lead
+        first, upto = self._ct.own_voice(ch, mark, [(u.channel, u.start, u.end)
+                                                    for u in self._recent])
+        return max(mark - self.lead, (upto if first is None else first) - UNVOICED_LEAD)
 
-    def _attribute(self, u: Utterance, decoded: float, final: bool) -> list[Utterance] | None:
+    def _attribute(self, u: Utterance, final: bool) -> list[Utterance] | None:
         """What to pass on for ``u`` (itself, re-attributed, or nothing); None: wait."""
         loudest = self._ct.loudest(u)
         if loudest != u.channel:
-            if not final and decoded < u.end + self.hold:
-                return None
+            if not final and self._streams[loudest].watermark < u.end + self.hold:
+                return None  # the loudest mic's recogniser may still report its own
             for v in self._recent:
                 if v.channel == loudest and _overlap(u, v) > 0.3:
                     return []  # the loudest mic's recogniser has its own version
@@ -327,7 +342,7 @@ class Listener:
         if len(self._streams) < len(self.channels):
             return []
         if self.crosstalk:
-            common = min([self._decoded() - self.lead]
+            common = min([self._held_from(ch) for ch in self._streams]
                          + [u.start - self.earlier for u in self._pending])
             marks = {c.name: common for c in self.channels}
         else:

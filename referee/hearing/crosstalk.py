@@ -28,6 +28,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from referee.core.events import Utterance
+from referee.hearing import checks
 from referee.hearing.leaks import LeakCanceller, LeakModel
 from referee.hearing.timing import CallTimer
 
@@ -39,6 +40,15 @@ CLEAN_COPY_DB = 15.0
 """dB by which another mic, the leaks taken out, must be louder for an utterance to be a
 copy of its voice whatever their shapes (what a canceller leaves of a leak is more than
 this under it; a neighbour whose mic is set louder may be 9 dB over)."""
+
+VOICE_PITCH = 0.5
+"""The pitch strength over which a 10 ms step has a voice in :meth:`CrossTalk.own_voice`
+(:func:`referee.hearing.checks.voiced`'s threshold, without its level test: a weak voice
+counts)."""
+VOICE_STEPS = 2
+"""Such steps in a row that make a voice: a call has at least 3 on the recogniser's own
+10 ms grid (``SURE_VOICED_RUN``), which lies up to a step off this one; white noise has one
+step in 15 (docs/timing.md)."""
 
 
 class CrossTalk:
@@ -62,6 +72,9 @@ class CrossTalk:
         listener's canceller use them)."""
         self.cancel = LeakCanceller(self.leaks) if cancel else None
         self.timer = CallTimer(rate, channels, leaks=self.leaks) if refine else None
+        self._refined: tuple | None = None  # the last refine's key and result
+        # per channel: [seconds looked from, next sample to look at, first voice or None]
+        self._voice: dict[int, list] = {}
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> np.ndarray | None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is
@@ -152,8 +165,51 @@ class CrossTalk:
         """``u`` with its start and end refined from every channel (see ``refine``)."""
         if self.timer is None or u.kind == "unknown" or not 0 <= u.channel < self.channels:
             return u
-        start, end = self.timer.refine(self.audio, self.first, u.channel, u.start, u.end)
+        start, end = self.refined(u.channel, u.start, u.end)
         return replace(u, start=start, end=end)
+
+    def own_voice(self, channel: int, since: float,
+                  calls: Sequence[tuple[int, float, float]] = ()) -> tuple[float | None, float]:
+        """Where ``channel``'s own voice is first heard at or after ``since`` (seconds):
+        the first of ``VOICE_STEPS`` 10 ms steps in a row of its audio, the leaks taken out, with a pitch
+        (:func:`referee.hearing.checks.pitch_strength`; clatter, hiss and slaps have none),
+        but not where another mic is ``CLEAN_COPY_DB`` louder during one of ``calls``
+        ((channel, start, end) of what that mic's recogniser reported: what is left of its
+        leak, whose copies are dropped). Returns (that second or None, seconds looked at
+        up to)."""
+        size, hop = int(0.04 * self.rate), int(0.01 * self.rate)
+        level = self.audio if self.clean is None else self.clean
+        got = self._voice.get(channel)
+        if got is None or got[0] != since:
+            # [since, next sample to look at, (second, level in each mic) of pitched steps]
+            got = self._voice[channel] = [since, int(round(since * self.rate)), []]
+        got[1] = max(got[1], self.first)
+        if got[1] + size <= self.first + len(level):
+            x = level[got[1] - self.first:, channel]
+            peak, _ = checks.pitch_strength(x, self.rate)
+            for i in np.flatnonzero(peak > VOICE_PITCH):
+                a = got[1] - self.first + i * hop
+                e = np.mean(level[a:a + size].astype(np.float64) ** 2, axis=0) + 1e-12
+                got[2].append(((self.first + a) / self.rate, 10 * np.log10(e)))
+            got[1] += len(peak) * hop
+        run: list[float] = []
+        for t, db in got[2]:
+            if any(k != channel and s - 0.05 <= t <= f + 0.05
+                   and db[k] - db[channel] >= CLEAN_COPY_DB for k, s, f in calls):
+                continue
+            run = (run if run and t - run[-1] < 0.015 else []) + [t]
+            if len(run) >= VOICE_STEPS:
+                return run[0], got[1] / self.rate
+        return None, got[1] / self.rate
+
+    def refined(self, channel: int, start: float, end: float) -> tuple[float, float]:
+        """The timer's (start, end) for a call heard on ``channel`` from ``start`` to
+        ``end``, on the audio added so far (kept until more is added: the listener asks
+        whether a call can be passed on, then times it, on the same audio)."""
+        key = (channel, start, end, self.first, len(self.audio))
+        if self._refined is None or self._refined[0] != key:
+            self._refined = (key, self.timer.refine(self.audio, self.first, channel, start, end))
+        return self._refined[1]
 
 
 def _similarity(a: np.ndarray, b: np.ndarray, max_lag: int) -> float:
