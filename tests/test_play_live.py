@@ -229,3 +229,79 @@ def test_kill_9_then_resume_loses_nothing(mics, tmp_path):
     # and the game is over: nothing left to resume
     r = Referee("resume", "--speak-to", "text", data=data)
     assert r.finish() == 2 and "no unfinished game" in r.stderr
+
+
+def spoken(tmp_path, who: str, text: str) -> tuple[float, float]:
+    """Where ``text`` in ``who``'s voice begins and ends in its WAV (seconds): the
+    definition the referee times calls by (first and last 10 ms frame within 40 dB of the
+    loudest, on the voice alone)."""
+    from referee.audio.wav import read_pcm16
+    from referee.hearing.timing import truth
+
+    x, rate = read_pcm16(voice_wav(tmp_path, who, text))
+    return truth(x[:, 0].astype(float), rate)
+
+
+def ends_apart(tmp_path, first: tuple[str, str], second: tuple[str, str], gap: float,
+               at: float = 1.0) -> list[tuple[str, str, float]]:
+    """Two calls placed so that ``first``'s voice ends ``gap`` seconds before ``second``'s,
+    the earlier of the two beginning ``at`` seconds in."""
+    s1, e1 = spoken(tmp_path, *first)
+    s2, e2 = spoken(tmp_path, *second)
+    t1, t2 = 0.0, e1 + gap - e2           # file offsets, ends gap apart
+    lead = min(t1 + s1, t2 + s2)
+    return [(*first, at + t1 - lead), (*second, at + t2 - lead)]
+
+
+def test_close_races_and_a_bare_suit_through_pulseaudio(mics, tmp_path):
+    """Issue 21, item 6: a race decided by 60 ms whose later finisher began first, calls
+    finished within 20 ms (the one begun first wins), and a bare suit that puts its caller
+    out, played through the audio server and judged live."""
+    pulse = mics
+    ref, rec = start_referee(pulse, tmp_path / "data", *play_args())
+    try:
+        g = Game(pulse, tmp_path, ref)
+        # 5H: ann begins about 170 ms before bob, bob finishes 60 ms before her.
+        race = ends_apart(tmp_path, ("bob", "two of clubs"), ("ann", "seven of spades"), 0.06)
+        r1 = g.round("five of hearts", race, 1)
+        time.sleep(2.5)
+        # 9D: bob finishes 10 ms before ann (a tie on completion), ann began about 180 ms
+        # sooner: ann wins.
+        tie = ends_apart(tmp_path, ("bob", "ten of spades"), ("ann", "six of spades"), 0.01)
+        r2 = g.round("nine of diamonds", tie, 2)
+        time.sleep(2.5)
+        # 4H: bob's bare "hearts" is a miscall (RULINGS Stroop 3): he is out, so his good
+        # card after it does not count and ann's later one wins.
+        r3 = g.round("four of hearts", [("bob", "hearts", 0.8), ("bob", "two of clubs", 2.2),
+                                        ("ann", "eight of spades", 3.6)], 3)
+        time.sleep(2.5)
+        ref.type("end")
+        ref.wait_objects("final", 1, 20)
+        assert ref.finish() == 0, ref.stderr
+    finally:
+        ref.kill()
+        rec.stop()
+    assert "Traceback" not in ref.stderr, ref.stderr
+    timed = {(c["player"], c["said"]): c for c in [r2["call"], *r2["rivals"]]}
+
+    path, lines = journal_lines(tmp_path / "data")
+    # the 60 ms race: bob's call completed first, though ann began first; hers came too late
+    assert (r1["top"], r1["winner"], r1["call"]["said"]) == ("5H", "bob", "two of clubs"), r1
+    late = [o for o in lines if o["type"] == "judged" and o["round"] == 1 and o["player"] == "ann"]
+    assert [(o["said"], o["outcome"]) for o in late] == [("seven of spades", "late")], late
+    assert late[0]["start"] < r1["call"]["start"] and 0.04 < late[0]["late_by"] < 0.08, late
+    # the tie within 20 ms: ann, who began first
+    assert (r2["top"], r2["winner"], r2["decided_by"]) == ("9D", "ann", "beginning"), r2
+    assert abs(timed["ann", "six of spades"]["end"] - timed["bob", "ten of spades"]["end"]) < 0.04
+    # the bare suit: a miscall that put bob out; ann's call wins
+    assert (r3["top"], r3["winner"]) == ("4H", "ann"), r3
+    bare = [o for o in lines if o["type"] == "judged" and o["round"] == 3 and o["player"] == "bob"]
+    assert [o["said"] for o in bare][:1] == ["hearts"] and bare[0]["outcome"] == "miscall", bare
+    assert any(o["type"] == "out" and o["round"] == 3 and o["player"] == "bob" for o in lines)
+    assert replay_json(path) == ref.objects()       # the margins and the miscall, replayed
+    # and the spoken verdicts say how close the races were
+    texts = [s for _, s in ref.announcements()]
+    assert any(s.startswith("Bob won by a hair: Ann was") and s.endswith("milliseconds later.")
+               for s in texts), texts
+    assert any(s.startswith("Ann") and "began" in s and "milliseconds sooner" in s
+               for s in texts), texts

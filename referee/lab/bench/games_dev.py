@@ -1,0 +1,114 @@
+"""The game benchmark's tuning games only, refereed and scored as ``referee bench --games``
+does, with every wrong round explained: the tool for choosing timing and hearing settings
+without ever looking at the held-out games (docs/game-benchmark.md).
+
+    python -m referee.lab.bench.games_dev [--games tuning-00,tuning-03] [--jobs 2] [--save F]
+
+Prints rounds and games right, calls and deals heard, timing errors (|start| and |end|
+median / p90 by SNR band), then one line per wrong round: its kind, the truth, the verdict,
+and each true call of the round as heard (said, start and end errors in ms)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from referee.lab.bench import games, games_table
+from referee.lab.bench.games_run import default_dir, referee_one
+
+
+def _p90(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.9 * len(xs)))] if xs else float("nan")
+
+
+def summary(records: list[dict]) -> list[str]:
+    """The figures and the wrong rounds, as lines of text."""
+    rounds = [r for rec in records for r in rec["rounds"]]
+    calls = [c for rec in records for c in rec["calls"] if c["kind"] == "call"]
+    parts = [c for rec in records for c in rec["calls"] if c["kind"] != "call"]
+    deals = [d for rec in records for d in rec["deals"]]
+    chat = [c for rec in records for c in rec["chatter"]]
+    lines = [
+        f"rounds right {sum(r['right'] for r in rounds)}/{len(rounds)}; games right "
+        f"{sum(rec['right'] for rec in records)}/{len(records)}; full calls heard "
+        f"{sum(c['heard'] for c in calls)}/{len(calls)}; partial calls heard "
+        f"{sum(c['heard'] for c in parts)}/{len(parts)}; deals heard "
+        f"{sum(d['heard'] for d in deals)}/{len(deals)}; chatter to call/partial "
+        f"{sum(c['as_call'] > 0 for c in chat)}/{sum(c['as_partial'] > 0 for c in chat)} of "
+        f"{len(chat)}; calls nobody made {sum(rec['phantoms'] for rec in records)}"]
+    for band, test in (("all", lambda s: True), (">=15 dB", lambda s: s >= 15),
+                       ("<=10 dB", lambda s: s <= 10)):
+        hs = [c for c in calls if c["heard"] and test(c["snr"])]
+        st = [abs(c["start_err"]) * 1000 for c in hs]
+        en = [abs(c["end_err"]) * 1000 for c in hs]
+        if hs:
+            lines.append(f"  {band:8s} n={len(hs):3d} |start| med {statistics.median(st):4.0f} "
+                         f"p90 {_p90(st):4.0f}  |end| med {statistics.median(en):4.0f} "
+                         f"p90 {_p90(en):4.0f}  end bias "
+                         f"{statistics.median(c['end_err'] for c in hs) * 1000:+.0f} ms")
+    for rec in records:
+        for r in rec["rounds"]:
+            if r["right"]:
+                continue
+            lines.append(f"{rec['game']} r{r['round']} {r['kind']} ({rec['noise']} "
+                         f"{rec['snr']} dB): truth {r['truth']} heard {r['heard']}")
+            deal = next((d for d in rec["deals"] if d["card"] == r["top"]), None)
+            if deal is not None and not deal["heard"]:
+                lines.append(f"    deal {r['top']} NOT heard")
+            for c in rec["calls"]:
+                if c["round"] != r["round"]:
+                    continue
+                if c["heard"]:
+                    lines.append(f"    {c['player']:5s} {c['text']!r:22s} start "
+                                 f"{c['start_err'] * 1000:+5.0f} end {c['end_err'] * 1000:+5.0f}"
+                                 f"  ({c['start']:.3f}-{c['end']:.3f})")
+                else:
+                    lines.append(f"    {c['player']:5s} {c['text']!r:22s} MISSED, heard as "
+                                 f"{c['as']} ({c['start']:.3f}-{c['end']:.3f})")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m referee.lab.bench.games_dev",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("--games", help="comma-separated tuning game ids (default: all 12)")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--save", help="write the records (JSON lines) here")
+    p.add_argument("--load", help="summarise saved records instead of refereeing")
+    args = p.parse_args(argv)
+    if args.load:
+        records = [json.loads(x) for x in Path(args.load).read_text().splitlines() if x.strip()]
+        print("\n".join(summary(records)))
+        return 0
+    want = set(args.games.split(",")) if args.games else None
+    specs = [s for s in games.plan(args.seed) if s["split"] == "tuning"
+             and (want is None or s["id"] in want)]
+    if want and {s["id"] for s in specs} != want:
+        p.error(f"not tuning games: {sorted(want - {s['id'] for s in specs})}")
+    directory = default_dir(args.seed)
+    (directory / "utt").mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="referee-tts-") as td:
+        voices = games.Voices(directory / "utt", Path(td))
+        built = [games_table.build(s, directory, voices, args.seed) for s in specs]
+    work = [(g, directory / g.file, []) for g in built]
+    if args.jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
+            records = list(pool.imap(referee_one, work))
+    else:
+        records = [referee_one(w) for w in work]
+    if args.save:
+        Path(args.save).write_text("".join(json.dumps(r) + "\n" for r in records))
+    print("\n".join(summary(records)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
