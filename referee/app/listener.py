@@ -302,7 +302,7 @@ class Listener:
             return True
         if heard_to < u.end - timer.end_no_earlier + self.TIMING_CONFIRM:
             return False  # a timed end is never earlier than that
-        end = self._ct.refined(self._ct.loudest(u), u.start, u.end)[1]
+        end = self._ct.refined(self._ct.loudest(u), u.start, u.end, u.said)[1]
         return heard_to >= end + self.TIMING_CONFIRM
 
     def _not_before_sent(self, u: Utterance) -> Utterance:

@@ -165,7 +165,7 @@ class CrossTalk:
         """``u`` with its start and end refined from every channel (see ``refine``)."""
         if self.timer is None or u.kind == "unknown" or not 0 <= u.channel < self.channels:
             return u
-        start, end = self.refined(u.channel, u.start, u.end)
+        start, end = self.refined(u.channel, u.start, u.end, u.said)
         return replace(u, start=start, end=end)
 
     def own_voice(self, channel: int, since: float,
@@ -202,13 +202,15 @@ class CrossTalk:
                 return run[0], got[1] / self.rate
         return None, got[1] / self.rate
 
-    def refined(self, channel: int, start: float, end: float) -> tuple[float, float]:
-        """The timer's (start, end) for a call heard on ``channel`` from ``start`` to
-        ``end``, on the audio added so far (kept until more is added: the listener asks
+    def refined(self, channel: int, start: float, end: float, said: str = ""
+                ) -> tuple[float, float]:
+        """The timer's (start, end) for a call ``said`` heard on ``channel`` from ``start``
+        to ``end``, on the audio added so far (kept until more is added: the listener asks
         whether a call can be passed on, then times it, on the same audio)."""
-        key = (channel, start, end, self.first, len(self.audio))
+        key = (channel, start, end, said, self.first, len(self.audio))
         if self._refined is None or self._refined[0] != key:
-            self._refined = (key, self.timer.refine(self.audio, self.first, channel, start, end))
+            self._refined = (key, self.timer.refine(self.audio, self.first, channel, start, end,
+                                                    said))
         return self._refined[1]
 
 

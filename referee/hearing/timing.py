@@ -17,6 +17,9 @@ docs/timing.md for how the figures were measured.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 
 from referee.hearing import checks
@@ -64,6 +67,24 @@ END_OFFSET = {
     "broad": (0.199, 0.18, 0.149, 0.041, 0.014, 0.004, 0.001, 0.0, 0.0),
     "band": (0.028, 0.012, 0.004, 0.001, 0.0, 0.0, -0.001, -0.001, -0.002),
 }
+
+
+WORD_OFFSETS_PATH = Path(__file__).resolve().parents[2] / "models" / "timing-offsets.json"
+"""The same medians per word: a call's start by its rank word, its end by its suit word
+(``python -m referee.lab.bench.timing_dev --learn-words``): "ace" and "eight" begin on a
+vowel, sharp, "four", "five" and "three" on a weak fricative that lies long under the noise."""
+
+
+def word_offsets(path: Path = WORD_OFFSETS_PATH) -> dict:
+    """{"start": {envelope: {rank word: table}}, "end": {envelope: {suit word: table}}},
+    or empty tables where the file is missing (then the tables above serve every word)."""
+    try:
+        d = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {"start": {}, "end": {}}
+    if tuple(d["depths"]) != DEPTHS:
+        raise ValueError(f"{path}: depths {d['depths']} are not {DEPTHS}")
+    return {"start": d["start"], "end": d["end"]}
 
 
 def envelope_db(y: np.ndarray, rate: int) -> np.ndarray:
@@ -175,7 +196,8 @@ class CallTimer:
     def __init__(self, rate: int, channels: int, floor_margin: float = 3.0,
                  gap: float = 0.2, before: float = 0.2, after: float = 0.3,
                  context: float = 1.5, correct: bool = True, max_earlier: float = 0.2,
-                 end_no_earlier: float = 0.0, leaks: LeakModel | None = None) -> None:
+                 end_no_earlier: float = 0.0, leaks: LeakModel | None = None,
+                 by_word: bool = True) -> None:
         self.rate, self.channels = rate, channels
         self.leaks = leaks if leaks is not None else LeakModel(rate, channels)
         self.floor_margin, self.gap = floor_margin, gap
@@ -184,6 +206,8 @@ class CallTimer:
         self.max_earlier = max_earlier
         """Seconds: a refined start is never earlier than the recogniser's by more (the
         listener holds its watermarks back by as much)."""
+        self.words = word_offsets() if by_word else {"start": {}, "end": {}}
+        """Offsets per rank and suit word (see :data:`WORD_OFFSETS_PATH`)."""
         self.end_no_earlier = end_no_earlier
         """Seconds: a refined end is never earlier than the recogniser's by more. The
         recogniser ends a call early, if anything (the weak final "s"); an end timed much
@@ -193,11 +217,13 @@ class CallTimer:
         """Learn the leaks from the next samples (frames, channels)."""
         self.leaks.observe(audio)
 
-    def refine(self, audio: np.ndarray, first: int, channel: int, start: float, end: float
-               ) -> tuple[float, float]:
+    def refine(self, audio: np.ndarray, first: int, channel: int, start: float, end: float,
+               said: str = "") -> tuple[float, float]:
         """(start, end) seconds of the call heard on ``channel`` from ``start`` to ``end``:
         ``audio`` (frames, channels) holds the stretch around it, its sample 0 at index
-        ``first`` on the shared clock. Unchanged where the edges cannot be seen."""
+        ``first`` on the shared clock. Unchanged where the edges cannot be seen. ``said``
+        (the words heard) chooses the offsets of its first and last word."""
+        words = said.split()
         r = self.rate
         a0 = int(round((start - self.context) * r)) - first
         b0 = int(round((end + self.after + 0.1) * r)) - first
@@ -233,10 +259,12 @@ class CallTimer:
             a, b, da, db = got
             # each envelope's edges, moved out to the SPAN_DB point; the outermost wins
             # (an envelope that loses an edge in the noise sees it late, never early)
-            starts.append(t0 + a * HOP - (_offset(START_OFFSET[name], da) if self.correct
-                                          else 0.0))
-            ends.append(t0 + b * HOP + FRAME + (_offset(END_OFFSET[name], db) if self.correct
-                                                else 0.0))
+            s_table = self.words["start"].get(name, {}).get(words[0] if words else "",
+                                                            START_OFFSET[name])
+            e_table = self.words["end"].get(name, {}).get(words[-1] if words else "",
+                                                          END_OFFSET[name])
+            starts.append(t0 + a * HOP - (_offset(s_table, da) if self.correct else 0.0))
+            ends.append(t0 + b * HOP + FRAME + (_offset(e_table, db) if self.correct else 0.0))
         if not starts:
             return start, end
         new_start = max(min(starts), start - self.max_earlier)

@@ -15,6 +15,7 @@ harness, not a benchmark: tuning voices only, figures for choosing the method.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -53,6 +54,21 @@ def tuning_calls(cache: Path, per_voice: int, seed: int) -> list[tuple[str, str,
             if not f.exists():
                 np.save(f, corpus.synthesize(v, str(text)))
             out.append((v.id, str(text), np.load(f, allow_pickle=False)))
+    return out
+
+
+def every_call(cache: Path) -> list[tuple[str, str, np.ndarray]]:
+    """(voice id, text, samples) of all 52 calls by every tuning voice at 0.85, 1.0 and 1.15
+    times its speaking rate (the game benchmark's talkers vary theirs), cached as .npy."""
+    out = []
+    cache.mkdir(parents=True, exist_ok=True)
+    for v in (v for v in corpus.VOICES if v.split == "tuning"):
+        for rate in (0.85, 1.0, 1.15):
+            for text in TEXTS:
+                f = cache / f"{v.engine}-{v.name}-{text.replace(' ', '_')}-r{rate}.npy"
+                if not f.exists():
+                    np.save(f, corpus.synthesize(v, text, rate=rate))
+                out.append((v.id, text, np.load(f, allow_pickle=False)))
     return out
 
 
@@ -156,24 +172,42 @@ def write_doc(path: Path, rows: list[str], command: str) -> None:
     path.write_text(text[:a] + body + text[b:])
 
 
+def _offsets(x: np.ndarray, name: str) -> tuple[list[float], list[float]]:
+    """One clean call's seconds from the edge seen at each depth of ``timing.DEPTHS`` (in
+    envelope ``name``) out to its SPAN_DB edge: (starts, ends)."""
+    sig = timing.band_pass(x, RATE, timing.BROAD if name == "broad" else timing.BAND)
+    env = timing.envelope_db(x, RATE)
+    envb = timing.envelope_db(sig, RATE)
+    t = np.flatnonzero(env >= env.max() - timing.SPAN_DB)
+    row_s, row_e = [], []
+    for d in timing.DEPTHS:
+        on = np.flatnonzero(envb >= envb.max() - d)
+        row_s.append((on[0] - t[0]) * timing.HOP)
+        row_e.append((t[-1] - on[-1]) * timing.HOP)
+    return row_s, row_e
+
+
 def learn(calls) -> None:
     """Median offsets from the edge seen at each depth to the SPAN_DB edge, clean voices."""
     for name in ("broad", "band"):
-        starts, ends = [], []
-        for _, _, x in calls:
-            sig = timing.band_pass(x, RATE, timing.BROAD if name == "broad" else timing.BAND)
-            env = timing.envelope_db(x, RATE)
-            envb = timing.envelope_db(sig, RATE)
-            t = np.flatnonzero(env >= env.max() - timing.SPAN_DB)
-            row_s, row_e = [], []
-            for d in timing.DEPTHS:
-                on = np.flatnonzero(envb >= envb.max() - d)
-                row_s.append((on[0] - t[0]) * timing.HOP)
-                row_e.append((t[-1] - on[-1]) * timing.HOP)
-            starts.append(row_s)
-            ends.append(row_e)
-        print(name, "start", tuple(round(float(v), 3) for v in np.median(starts, axis=0)))
-        print(name, "end  ", tuple(round(float(v), 3) for v in np.median(ends, axis=0)))
+        rows = [_offsets(x, name) for _, _, x in calls]
+        print(name, "start", tuple(round(float(v), 3) for v in np.median([r[0] for r in rows], axis=0)))
+        print(name, "end  ", tuple(round(float(v), 3) for v in np.median([r[1] for r in rows], axis=0)))
+
+
+def learn_words(calls, out: Path) -> None:
+    """The same medians per rank word, for a call's start (how a word begins sets how far
+    its edge lies under the noise), written as JSON. Ends keep the one table: per suit word
+    they timed the tuning games no better (docs/timing.md)."""
+    tables: dict = {"depths": list(timing.DEPTHS), "start": {}, "end": {}}
+    for name in ("broad", "band"):
+        by_rank: dict[str, list] = {}
+        for _, text, x in calls:
+            by_rank.setdefault(text.split()[0], []).append(_offsets(x, name)[0])
+        tables["start"][name] = {w: [round(float(v), 4) for v in np.median(rows, axis=0)]
+                                 for w, rows in sorted(by_rank.items())}
+    out.write_text(json.dumps(tables, indent=1) + "\n")
+    print(f"wrote {out} ({len(calls)} clean calls)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,8 +219,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--snr", default="25,15,10")
     ap.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "referee-timing")
     ap.add_argument("--learn", action="store_true")
+    ap.add_argument("--learn-words", type=Path, metavar="JSON",
+                    help="write the start offsets per rank word, from every card said by "
+                         "every tuning voice at three speaking rates, to this file")
     ap.add_argument("--doc", type=Path, help="write the figures into this file's marked section")
     args = ap.parse_args(argv)
+    if args.learn_words:
+        learn_words(every_call(args.cache / "calls"), args.learn_words)
+        return 0
     calls = tuning_calls(args.cache / "calls", 8, args.seed)
     work = args.cache / "work"
     work.mkdir(parents=True, exist_ok=True)
