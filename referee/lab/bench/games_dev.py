@@ -17,6 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from referee.core.cards import Card
 from referee.lab.bench import games, games_table
 from referee.lab.bench.games_run import default_dir, referee_one
 
@@ -57,7 +58,8 @@ def summary(records: list[dict]) -> list[str]:
                 continue
             lines.append(f"{rec['game']} r{r['round']} {r['kind']} ({rec['noise']} "
                          f"{rec['snr']} dB): truth {r['truth']} heard {r['heard']}")
-            deal = next((d for d in rec["deals"] if d["card"] == r["top"]), None)
+            deal = next((d for d in rec["deals"] if str(Card.parse(d["card"])) == r["top"]),
+                        None)
             if deal is not None and not deal["heard"]:
                 lines.append(f"    deal {r['top']} NOT heard")
             for c in rec["calls"]:
