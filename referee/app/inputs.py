@@ -3,9 +3,9 @@ options, open the recogniser and the audio (microphones or a ``--audio`` recordi
 back the listener's events.
 
 ``--names dealer,ann,bob`` says who is on the input's channels in order; they are channels
-1, 2, 3 of the default input device (a multi-channel interface) or of the one ``--devices``,
-or the channels ``--channels`` gives (``--channels 2,4,5``). With ``--devices A B C`` and no
-``--channels``, one device per name (each device's first channel; as for ``referee
+1, 2, 3 of the default input device (a multi-channel interface), or the channels
+``--channels 2,4,5`` gives, of it or of the one ``--devices``. With ``--devices A B C`` and
+no ``--channels``, one device per name (each device's first channel; as for ``referee
 listen``, names are separated by spaces, since ALSA names like ``hw:1,0`` hold commas; the
 older ``--devices A,B,C`` still works when there are several mics). With ``--audio
 GAME.wav`` the file's channels are the named mics, in order.

@@ -202,7 +202,7 @@ def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
         if n not in (DEALER, TABLE) and n not in start.players:
             raise SetupError(f"--names: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
-        raise SetupError("--names names a mic twice")
+        raise SetupError("--names gives the same name twice")
     if TABLE not in names:
         # each player's mic tells who spoke: a player without one would go unheard
         missing = [p for p in start.players if p not in names]
@@ -358,11 +358,11 @@ Continue a game after a crash (or Ctrl-C) with the same scores.
 Reads the game's journal (by default the latest unfinished one in the data
 directory), rebuilds the game from it silently, and goes on listening,
 appending to the same journal. The listening options (--names, --channels,
---devices)
-default to those the game was started with. What was still open when the game
-stopped is settled as it would have been; a verdict the journal lacks (a crash
-between an event and its verdict) is journaled then, once. The referee says the
-score and the top card, then waits --settle seconds before it deals on.
+--devices) default to those the game was started with. What was still open
+when the game stopped is settled as it would have been; a verdict the journal
+lacks (a crash between an event and its verdict) is journaled then, once. The
+referee says the score and the top card, then waits --settle seconds before it
+deals on.
 
 A game played on a recording (`referee play --audio GAME.wav`) is resumed on the
 same recording: `referee resume --audio GAME.wav` goes on in it where the
