@@ -65,7 +65,8 @@ def _listen(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_listen_refuses_a_channel_a_mono_source_does_not_have(pulse):
-    pulse.split("table3", {"annmic": 1})        # one mono PulseAudio source
+    if "annmic" not in pulse.split_sources:
+        pulse.split("table3", {"annmic": 1})    # one mono PulseAudio source
     r = _listen("--devices", "annmic", "--channels", "1,5", "--names", "ann,bob")
     assert r.returncode == 2, r.stderr
     assert ("device 'annmic' (PulseAudio source annmic) has 1 input channel(s); channel 5 "
