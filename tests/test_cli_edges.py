@@ -25,7 +25,7 @@ def test_a_mistyped_option_gets_the_subcommands_usage_and_the_close_option(capsy
 def test_a_player_without_a_microphone_is_named_before_anything_starts(capsys, tmp_path,
                                                                         monkeypatch):
     monkeypatch.setenv("REFEREE_DATA", str(tmp_path))
-    code = main(["play", "stroop", "--players", "ann,bob", "--channels", "dealer,ann"])
+    code = main(["play", "stroop", "--players", "ann,bob", "--names", "dealer,ann"])
     err = capsys.readouterr().err
     assert code == 2
     assert "no microphone for bob" in err, err

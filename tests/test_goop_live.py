@@ -115,7 +115,7 @@ def test_a_goop_hand_through_pulseaudio_then_crash_and_resume(mics, tmp_path):
     pulse, data = mics, tmp_path / "data"
     args = ["--devices", DEVICES, "--json", "--speak-to", "speakers", "--engine", "pocketsphinx"]
     rec = pulse.record("speaker")
-    ref = Referee("play", "goop", "--channels", PLAYERS, *args, data=data)
+    ref = Referee("play", "goop", "--names", PLAYERS, *args, data=data)
     try:
         ref.wait_err("referee: journal ", 60)
         time.sleep(0.8)

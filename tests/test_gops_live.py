@@ -72,7 +72,7 @@ def test_a_few_prizes_of_gops_on_one_microphone(table_mic, tmp_path):
     pulse, data = table_mic, tmp_path / "data"
     rec = pulse.record("speaker")
     ref = Referee("play", "gops", "--players", "ann,bob", "--setup", "purple",
-                  "--channels", "table", "--devices", MIC, "--json", "--speak-to", "speakers",
+                  "--names", "table", "--devices", MIC, "--json", "--speak-to", "speakers",
                   "--engine", "pocketsphinx", "--scores-every", "0", data=data)
     try:
         ref.wait_err("referee: journal ", 60)
@@ -146,7 +146,7 @@ def test_one_mic_per_player_bids_said_at_once(own_mics, tmp_path):
 
     pulse, data = own_mics, tmp_path / "data"
     ref = Referee("play", "gops", "--players", "ann,bob", "--setup", "standard",
-                  "--channels", "ann,bob", "--devices", *OWN_MICS.values(), "--json",
+                  "--names", "ann,bob", "--devices", *OWN_MICS.values(), "--json",
                   "--speak-to", "text", "--engine", "pocketsphinx", "--scores-every", "0",
                   data=data)
     typed = []

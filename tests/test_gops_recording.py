@@ -33,7 +33,7 @@ def referee(data, *args):
 
 def test_a_recorded_game_then_a_crash_and_resume(tmp_path):
     data = tmp_path / "data"
-    r = referee(data, "play", "gops", "--players", "ann,bob", "--channels", "table",
+    r = referee(data, "play", "gops", "--players", "ann,bob", "--names", "table",
                 "--audio", str(recording(tmp_path, LINES, "game.wav")))
     assert r.returncode == 0, r.stderr
     objs = [json.loads(x) for x in r.stdout.splitlines()]

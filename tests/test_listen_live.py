@@ -98,7 +98,7 @@ def _referee(*args, **kw):
 
 def test_referee_listen_prints_calls_live_and_stops_on_ctrl_c(pulse, tmp_path):
     wav = pulse.say("seven of diamonds", tmp_path / "k.wav", lead_in=0.2, tail=0.5)
-    p = _referee("listen", "--devices", "table3", "--channels", "1,2,3", "--players",
+    p = _referee("listen", "--devices", "table3", "--channels", "1,2,3", "--names",
                  "dealer,ann,bob", "--engine", "pocketsphinx", "--json")
     try:
         banner = p.stderr.readline()
@@ -123,7 +123,7 @@ def test_referee_listen_prints_calls_live_and_stops_on_ctrl_c(pulse, tmp_path):
 
 def test_referee_listen_several_devices(pulse, tmp_path):
     wav = pulse.say("goop", tmp_path / "g.wav", lead_in=0.2, tail=0.5)
-    p = _referee("listen", "--devices", "ann", "bob", "--players", "ann,bob", "--engine",
+    p = _referee("listen", "--devices", "ann", "bob", "--names", "ann,bob", "--engine",
                  "pocketsphinx", "--json")
     try:
         assert "ann=ann:1, bob=bob:1" in p.stderr.readline()
@@ -155,7 +155,7 @@ def test_referee_listen_devices_and_bad_input(pulse):
     for args, msg in [(["--channels", "0"], "numbered from 1"),
                       (["--channels", "a,b"], "channel numbers"),
                       (["--devices", "ann", "bob", "--channels", "1"], "one device"),
-                      (["--players", "ann,bob"], "2 player names (ann,bob) for 1 channels"),
+                      (["--names", "ann,bob"], "2 player names (ann,bob) for 1 channels"),
                       (["--devices", "no-such-mic"], "no input device no-such-mic")]:
         r = subprocess.run([sys.executable, "-m", "referee", "listen", *args],
                            capture_output=True, text=True, timeout=60)

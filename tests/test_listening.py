@@ -44,7 +44,7 @@ def test_play_a_recorded_stroop_game(tmp_path):
     wav = game_wav(tmp_path, [(0, "seven of diamonds", 0.5),   # the dealer turns 7D
                               (2, "queen of hearts", 2.5),      # bob: a court card, miscall
                               (1, "two of clubs", 3.8)])        # ann: qualifies
-    r = referee("play", "stroop", "--audio", str(wav), "--channels", "dealer,ann,bob",
+    r = referee("play", "stroop", "--audio", str(wav), "--names", "dealer,ann,bob",
                 "--json", tmp_path=tmp_path)
     assert r.returncode == 0, r.stderr
     objs = [json.loads(line) for line in r.stdout.splitlines()]
@@ -60,7 +60,7 @@ def test_play_a_recorded_stroop_game(tmp_path):
 
 def test_play_with_the_wrong_number_of_channels_is_a_clear_error(tmp_path):
     wav = game_wav(tmp_path, [(0, "goop", 0.5), (1, "goop", 1.0)])
-    r = referee("play", "stroop", "--audio", str(wav), "--channels", "dealer,ann,bob",
+    r = referee("play", "stroop", "--audio", str(wav), "--names", "dealer,ann,bob",
                 "--json", tmp_path=tmp_path)
     assert r.returncode == 2
     assert "3 player names for 2 channel(s)" in r.stderr and "game.wav" in r.stderr

@@ -33,7 +33,7 @@ def mics(pulse):
 
 
 def play_args(*extra: str) -> list[str]:
-    return ["play", "stroop", "--channels", MICS, "--devices", DEVICES, "--json",
+    return ["play", "stroop", "--names", MICS, "--devices", DEVICES, "--json",
             "--speak-to", "speakers", "--engine", "pocketsphinx", *extra]
 
 

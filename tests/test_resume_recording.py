@@ -46,7 +46,7 @@ def game(tmp_path_factory):
             m[:len(x), c] += x * (1.0 if c == ch else 0.15)
     wav = tmp / "game.wav"
     write_wav(wav, m, RATE)
-    r = _referee(tmp / "whole", "play", "stroop", "--audio", str(wav), "--channels", CHANNELS)
+    r = _referee(tmp / "whole", "play", "stroop", "--audio", str(wav), "--names", CHANNELS)
     assert r.wait(120) == 0, r.communicate()[1]
     return wav, _journal(tmp / "whole")
 
@@ -65,7 +65,7 @@ def _journal(data: Path) -> list[dict]:
 
 def _stopped(data: Path, wav: Path, lines: int, sig: int) -> list[dict]:
     """`referee play` of ``wav`` stopped by ``sig`` once its journal holds ``lines`` lines."""
-    p = _referee(data, "play", "stroop", "--audio", str(wav), "--channels", CHANNELS)
+    p = _referee(data, "play", "stroop", "--audio", str(wav), "--names", CHANNELS)
     try:
         while p.poll() is None:
             found = list(data.rglob("*.jsonl"))
@@ -142,8 +142,8 @@ def test_a_resume_on_another_recording_is_refused_naming_what_differs(game, tmp_
         assert r.returncode == 2, err
         assert f"{other} is not the recording this game was played on (game.wav): {why}" in err
         assert "--continuation" in err and "Traceback" not in err
-    r = _referee(tmp_path, "resume", "--audio", str(wav), "--channels", "ann,dealer,bob")
+    r = _referee(tmp_path, "resume", "--audio", str(wav), "--names", "ann,dealer,bob")
     out, err = r.communicate(timeout=60)
     assert r.returncode == 2, err
-    assert ("--channels ann,dealer,bob: the game was played on game.wav with --channels "
+    assert ("--names ann,dealer,bob: the game was played on game.wav with --names "
             "dealer,ann,bob") in err

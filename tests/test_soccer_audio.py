@@ -37,7 +37,7 @@ def run(tmp_path, channels: list[str]):
     wav = script_wav(tmp_path, channels)
     data = tmp_path / "data"
     r = subprocess.run([sys.executable, "-m", "referee", "play", "soccer", "--players", "ann,bob",
-                        "--channels", ",".join(channels), "--audio", str(wav), "--json",
+                        "--names", ",".join(channels), "--audio", str(wav), "--json",
                         "--speak-to", "text", "--engine", "pocketsphinx"],
                        capture_output=True, text=True, timeout=300,
                        env={**os.environ, "REFEREE_DATA": str(data)})

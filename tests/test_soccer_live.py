@@ -1,6 +1,6 @@
 """End to end through the real audio server (issue 28): two rounds of the soccer card game
 spoken by espeak-ng voices into ONE shared microphone (the ``mic1`` null sink), refereed by a
-``referee play soccer --channels table`` subprocess with the real PocketSphinx; its voice
+``referee play soccer --names table`` subprocess with the real PocketSphinx; its voice
 goes to the ``speaker`` sink and is recorded there. Each player speaks once the referee has
 answered the play before (as players at a table would). Should the recogniser miss a play,
 the player types it (``typed`` says so); the test allows one.
@@ -37,7 +37,7 @@ def answers(ref) -> list:
 def test_two_rounds_on_one_shared_mic_through_pulseaudio(pulse, tmp_path):
     data = tmp_path / "data"
     rec = pulse.record("speaker")
-    ref = Referee("play", "soccer", "--players", "ann,bob", "--channels", "table",
+    ref = Referee("play", "soccer", "--players", "ann,bob", "--names", "table",
                   "--devices", "mic1", "--json", "--speak-to", "speakers",
                   "--engine", "pocketsphinx", data=data)
     typed: list[str] = []

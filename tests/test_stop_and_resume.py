@@ -20,7 +20,7 @@ from live_game import Referee, journal_lines
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_stopped_game_is_left_to_resume(pulse, tmp_path, sig):
-    ref = Referee("play", "stroop", "--players", "ann,bob", "--channels", "ann,bob",
+    ref = Referee("play", "stroop", "--players", "ann,bob", "--names", "ann,bob",
                   "--devices", "ann,bob", "--virtual-deck", "--speak-to", "speakers", "--json",
                   data=tmp_path, session=True)
     try:

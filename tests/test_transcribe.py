@@ -55,7 +55,7 @@ def test_json_lines_for_a_mono_44k_file(files, capsys):
 
 def test_players_per_channel_and_many_files_in_one_run(files, capsys):
     rc = main(["transcribe", str(files / "stereo11k.wav"), str(files / "mono44k.wav"),
-               "--players", "ann,bob", "--json", "--engine", "pocketsphinx"])
+               "--names", "ann,bob", "--json", "--engine", "pocketsphinx"])
     assert rc == 0
     got = lines(capsys)
     stereo = [(g["player"], g["channel"], g["said"]) for g in got
@@ -73,7 +73,7 @@ def test_unknown_speech_is_never_a_card(files, capsys):
 
 
 def test_readable_lines_without_json(files, capsys):
-    assert main(["transcribe", str(files / "stereo11k.wav"), "--players", "ann,bob"]) == 0
+    assert main(["transcribe", str(files / "stereo11k.wav"), "--names", "ann,bob"]) == 0
     out = capsys.readouterr()
     rows = out.out.strip().splitlines()
     assert len(rows) == 2 and "ann" in rows[0] and "queen of hearts" in rows[0]
@@ -82,7 +82,7 @@ def test_readable_lines_without_json(files, capsys):
 
 @pytest.mark.parametrize("args,why", [
     (["nosuch.wav"], "nosuch.wav: cannot read"),
-    (["{stereo}", "--players", "ann"], "2 channels but only 1 players"),
+    (["{stereo}", "--names", "ann"], "2 channels but only 1 named in --names"),
     (["{stereo}", "--engine", "vosk", "--model", "/nonexistent"], "not a Vosk model"),
     (["{stereo}", "--kinds", "call,spells"], "unknown phrase kinds: spells"),
     (["{stereo}", "--grammar", "nosuch"], "no such grammar file"),

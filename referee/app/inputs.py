@@ -2,9 +2,10 @@
 options, open the recogniser and the audio (microphones or a ``--audio`` recording) and hand
 back the listener's events.
 
-``--channels dealer,ann,bob`` names the input's channels in order; without ``--devices``
-they are channels 1, 2, 3 of the default input device (a multi-channel interface), with
-``--devices A B C`` one device per name (each device's first channel; as for ``referee
+``--names dealer,ann,bob`` says who is on the input's channels in order; they are channels
+1, 2, 3 of the default input device (a multi-channel interface), or the channels
+``--channels 2,4,5`` gives, of it or of the one ``--devices``. With ``--devices A B C`` and
+no ``--channels``, one device per name (each device's first channel; as for ``referee
 listen``, names are separated by spaces, since ALSA names like ``hw:1,0`` hold commas; the
 older ``--devices A,B,C`` still works when there are several mics). With ``--audio
 GAME.wav`` the file's channels are the named mics, in order.
@@ -88,12 +89,13 @@ def device_list(value: str | list[str] | None, mics: int) -> list[str]:
 
 def open_listening(args: argparse.Namespace, channels: list[str], game: str,
                    notify: Callable[[str], None] | None = None, grammar=None,
-                   start_at: float = 0.0) -> Listening:
+                   start_at: float = 0.0, numbers: list[int] | None = None) -> Listening:
     """Open what ``args`` asks for (``audio``, ``devices``, ``engine``, ``model``), with one
     listening stream per name in ``channels`` ('dealer' or a player). ``notify`` gets the
     microphones' lines for people (see :class:`~referee.audio.mic.MicrophoneSource`).
     ``grammar``: the game's own grammar (GOPS: with the players' names), else table.json's.
-    ``start_at``: seconds into the ``audio`` recording where hearing begins."""
+    ``start_at``: seconds into the ``audio`` recording where hearing begins. ``numbers``:
+    the 0-based channels of the device that carry ``channels`` (``--channels``)."""
     from referee.hearing.engine import EngineError, open_recogniser
     from referee.hearing.grammar import Grammar, GrammarError
     from referee.app.listener import Listener
@@ -114,17 +116,22 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         # an AudioFileError or PlayersError that names the file
         source = RecordingSource(audio, players=channels, rate=recogniser.rate, start=start_at)
     else:
-        from referee.audio.mic import NO_INPUT_HINT, Input, MicError, MicrophoneSource
-
+        from referee.audio.mic import (NO_INPUT_HINT, Input, MicError, MicrophoneSource,
+                                       plan_inputs)
         devices = device_list(getattr(args, "devices", None), len(channels))
-        if devices and len(devices) != len(channels):
+        if numbers is not None and len(numbers) != len(channels):
+            raise ListeningError(f"--channels gives {len(numbers)} channel(s) for "
+                                 f"{len(channels)} names ({', '.join(channels)})")
+        if devices and numbers is None and len(devices) != len(channels):
             raise ListeningError(f"--devices names {len(devices)} device(s) for "
                                  f"{len(channels)} mics ({', '.join(channels)})")
-        if devices:
-            inputs = [Input(int(d) if d.isdigit() else d, (0,)) for d in devices]
-        else:
-            inputs = [Input(None, tuple(range(len(channels))))]
         try:
+            if numbers is not None:
+                inputs = plan_inputs(devices or None, numbers)
+            elif devices:
+                inputs = [Input(int(d) if d.isdigit() else d, (0,)) for d in devices]
+            else:
+                inputs = [Input(None, tuple(range(len(channels))))]
             source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate,
                                       notify=notify)
             source.start()

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
+from referee.audio.pulse_source import real_channels
 from referee.core.errors import RefereeError
 
 
@@ -197,6 +198,11 @@ class MicrophoneSource:
             raise MicError(f"no input device {_device_label(inp.device)}: {e}") from None
         have = int(info["max_input_channels"])
         need = max(inp.channels) + 1
+        # an audio server's device offers 32 channels: copies of its source's real ones
+        source = real_channels(info["name"]) if 1 < need <= have else None
+        if source is not None and need > source[1]:
+            raise MicError(f"device {info['name']!r} (PulseAudio source {source[0]}) has "
+                           f"{source[1]} input channel(s); channel {need} was asked for")
         if need > have:
             raise MicError(f"device {info['name']!r} has {have} input channel(s); "
                            f"channel {need} was asked for")

@@ -11,7 +11,7 @@ import signal
 import sys
 import threading
 
-from referee.cli import UsageError
+from referee.cli import mic_options
 from referee.core.errors import RefereeError
 
 DESCRIPTION = """\
@@ -20,16 +20,17 @@ Listen on the microphones and print what is heard, live, for checking a set-up.
 Each microphone channel is one player's mic:
 
   referee listen                                 the default input, one channel
-  referee listen --channels 1,2 --players ann,bob
+  referee listen --channels 1,2 --names ann,bob
                                                  channels 1 and 2 of one device
-  referee listen --devices 3 --channels 1,2,3 --players dealer,ann,bob
+  referee listen --devices 3 --channels 1,2,3 --names dealer,ann,bob
                                                  channels of device 3
-  referee listen --devices "USB mic" 5 --players ann,bob
+  referee listen --devices "USB mic" 5 --names ann,bob
                                                  two devices, one mic each
   referee listen --list-devices                  show the input devices
 
 Devices are given by index or by (part of) their name, as --list-devices
-shows them; channels are numbered from 1. With several devices their sample
+shows them; --channels says which channels (numbered from 1), --names who is
+on them, as in `referee play`. With several devices their sample
 counts are placed on one clock at start. Times printed are seconds on that
 clock. Cross-talk (one player's call picked up by a neighbour's mic) is
 credited to the mic where it is loudest. Ctrl-C stops.
@@ -41,9 +42,10 @@ credited to the mic where it is loudest. Ctrl-C stops.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--players", metavar="A,B,..", help="a name for each channel, in order")
-    p.add_argument("--channels", metavar="1,2,..", help="channels of the one device to use "
-                   "(from 1; default: channel 1)")
+    p.add_argument("--names", metavar="A,B,..", help=mic_options.NAMES_HELP)
+    p.add_argument("--channels", metavar="1,2,..", help=mic_options.CHANNELS_HELP +
+                   " (default: channel 1)")
+    mic_options.add_old_players(p)
     p.add_argument("--devices", metavar="DEV", nargs="+", help="input device(s), by index or "
                    "name; several devices: one mic each (default: the default input)")
     p.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
@@ -61,18 +63,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _fail(msg: str) -> int:
     print(f"referee listen: {msg}", file=sys.stderr)
     return 2
-
-
-def _channels(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        nums = [int(t) for t in text.split(",")]
-    except ValueError:
-        raise UsageError(f"--channels takes channel numbers like 1,2 (not {text!r})") from None
-    if any(n < 1 for n in nums):
-        raise UsageError(f"--channels are numbered from 1 (not {text!r})")
-    return [n - 1 for n in nums]
 
 
 def run(args: argparse.Namespace, out=None, err=None) -> int:
@@ -96,10 +86,11 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         return 0
 
     try:
-        inputs = plan_inputs(args.devices, _channels(args.channels))
+        mic_options.refuse_old_players(args)
+        inputs = plan_inputs(args.devices, mic_options.channel_numbers(args.channels))
         n = sum(len(i.channels) for i in inputs)
-        players = parse_players(args.players, n if args.players else None)
-        if not args.players:
+        players = parse_players(args.names, n if args.names else None)
+        if not args.names:
             players = [None] * n
     except RefereeError as e:  # MicError, PlayersError, UsageError
         return _fail(str(e))

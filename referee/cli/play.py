@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-from referee.cli import voice_options
+from referee.cli import mic_options, voice_options
 from referee.voice.speaker import Speaker
 from referee.core.announce import VERBOSITY, Announcer
 from referee.core.cards import Card, CardError
@@ -28,14 +28,15 @@ DESCRIPTION = """\
 Referee a game at the table: listen, judge, speak the verdicts, keep the score.
 
 Microphones: one per player (and one for the dealer, if any), so the referee
-knows who called. --channels names the channels of the input device in
-order: "dealer" for the dealer's mic, else a player, e.g. --channels
+knows who called. --names says who is on the input device's channels, in
+order: "dealer" for the dealer's mic, else a player, e.g. --names
 dealer,ann,bob for a three-channel device (default: the players in seat
-order); --devices gives one device per name instead, separated by spaces as
-for `referee listen` (--devices 3 "USB mic" 5).
+order); --channels says which channels they are (--channels 2,3,4; default
+1, 2, 3, ...); --devices gives one device per name instead, separated by
+spaces as for `referee listen` (--devices 3 "USB mic" 5).
 
 Swoop is a turn game: by default one microphone ("table") hears the whole
-table, and whose turn it is tells the referee who spoke; --channels ann,bob,cai
+table, and whose turn it is tells the referee who spoke; --names ann,bob,cai
 gives each player a mic instead. Plays are said or typed: "seven", "two
 sevens", "blind seven", "pick up", "I'm out"; once someone is out the referee
 asks each other player for the points (or cards) left in their hand.
@@ -51,20 +52,20 @@ GOPS: `referee play gops --players ann,bob --setup purple|standard
 "queen of diamonds"), or with --virtual-prizes the referee draws and says it.
 After the reveal each bid is said: "ann nine" (anyone may read them all out),
 or "nine" / "I bid nine" on the player's own mic or, with one microphone for
-the whole table (--channels table), in seat order. Bids and prizes can be
+the whole table (--names table), in seat order. Bids and prizes can be
 typed too ("ann 9", "green 5"). A bid the player cannot make is refused with
 the reason and a question; a missing bid is asked for.
 
 Soccer (two players; the first named attacks first): the attacker names
 each forward ("five of spades"), the defender the block ("block with five
 of diamonds", "nine of diamonds and four of diamonds", "no block"); after a
-goalie forward, "penalty queen of hearts" or "no penalty". --channels table
+goalie forward, "penalty queen of hearts" or "no penalty". --names table
 is one microphone for the whole table (whose turn it is tells who speaks);
---channels ann,bob one per player. Plays can be typed too: 5S, block 9D 4D,
+--names ann,bob one per player. Plays can be typed too: 5S, block 9D 4D,
 no block, penalty QH, no penalty.
 
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
-channel per mic in the order of --channels, faster than real time; --json
+channel per mic in the order of --names, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
 what the referee says, at its time, to a WAV file.
 
@@ -77,8 +78,7 @@ class SetupError(RefereeError, ValueError):
     """Options that do not make a game."""
 
 
-def _names(text: str | None) -> list[str]:
-    return [n.strip() for n in text.split(",") if n.strip()] if text else []
+_names = mic_options.names
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -86,7 +86,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_table_arguments(p)
     g = p.add_argument_group("the game")
     g.add_argument("--players", metavar="A,B,..", help="player names in seat order "
-                   "(default: the non-dealer names of --channels)")
+                   "(default: the non-dealer names of --names)")
     g.add_argument("--virtual-deck", action="store_true", help="Stroop: the referee deals from its own deck")
     g.add_argument("--seed", type=int, help="shuffle the virtual deck with this seed")
     g.add_argument("--tie-window-ms", type=float, default=40.0,
@@ -110,7 +110,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def add_table_arguments(p: argparse.ArgumentParser) -> None:
     """Listening, speaking and showing: shared by play and resume."""
     g = p.add_argument_group("listening")
-    g.add_argument("--channels", metavar="NAMES", help="the input's channels in order: dealer and/or players")
+    g.add_argument("--names", metavar="NAMES", help=mic_options.NAMES_HELP +
+                   ": dealer, players, or table for one shared mic")
+    g.add_argument("--channels", metavar="1,2,..", help=mic_options.CHANNELS_HELP +
+                   " (default 1, 2, ...)")
     g.add_argument("--devices", metavar="DEV", nargs="+",
                    help="one input device per channel name, by index or name, separated by spaces")
     g.add_argument("--audio", metavar="GAME.wav", help="referee a recording instead of microphones")
@@ -131,10 +134,10 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def game_start(args: argparse.Namespace) -> GameStart:
-    channels = _names(args.channels)
+    channels = _names(args.names)
     players = _names(args.players) or [c for c in channels if c not in (DEALER, TABLE)]
     if len(players) < 2:
-        raise SetupError("name at least two players with --players (or --channels)")
+        raise SetupError("name at least two players with --players (or --names)")
     options: dict = {"tie_window_ms": args.tie_window_ms}
     match: dict = {}
     if args.game == "swoop":
@@ -183,26 +186,35 @@ def _setup(value: str):
         raise SetupError(f"--setup: {value}: not valid JSON ({e.msg} at line {e.lineno})") from None
 
 
+def mic_channels(args: argparse.Namespace) -> None:
+    """Check ``--channels`` (numbers; names there get "did you mean --names?") fits the rest."""
+    numbers = mic_options.channel_numbers(args.channels)
+    if numbers is not None and args.audio:
+        raise SetupError("--channels picks channels of a microphone device; a recording's "
+                         "channels are the --names in order")
+
+
 def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
     # Swoop is a turn game: one mic for the whole table unless the mics are named.
     default = [TABLE] if start.game == "swoop" else list(start.players)
-    names = _names(args.channels) or default
+    names = _names(args.names) or default
     for n in names:
         if n not in (DEALER, TABLE) and n not in start.players:
-            raise SetupError(f"--channels: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
+            raise SetupError(f"--names: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
-        raise SetupError("--channels names a mic twice")
+        raise SetupError("--names gives the same name twice")
     if TABLE not in names:
         # each player's mic tells who spoke: a player without one would go unheard
         missing = [p for p in start.players if p not in names]
         if missing:
-            raise SetupError(f"--channels: no microphone for {', '.join(missing)}: name one for "
+            raise SetupError(f"--names: no microphone for {', '.join(missing)}: name one for "
                              f"every player (or 'table' for one shared mic)")
     return names
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        mic_channels(args)
         start = game_start(args)
         channels = channel_names(args, start)
     except RefereeError as e:  # SetupError, or the game's own (OptionError...)
@@ -214,6 +226,8 @@ def run(args: argparse.Namespace) -> int:
     setup = {"channels": channels, "virtual_deck": bool(args.virtual_deck), "seed": seed}
     if args.devices and not args.audio:
         setup["devices"] = args.devices      # resume listens on the same mics
+    if args.channels and not args.audio:
+        setup["mic_channels"] = args.channels
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
@@ -242,7 +256,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         listening = open_listening(
             args, channels, start.game,
             notify=lambda line: print(f"referee: {line}", file=sys.stderr, flush=True),
-            grammar=grammar, start_at=start_at)
+            grammar=grammar, start_at=start_at,
+            numbers=mic_options.channel_numbers(args.channels))
         if args.audio and journal is None and setup is not None:
             from referee.app.recorded import identity
             setup["audio"] = identity(args.audio)   # `resume --audio` checks it is the same
@@ -342,18 +357,19 @@ Continue a game after a crash (or Ctrl-C) with the same scores.
 
 Reads the game's journal (by default the latest unfinished one in the data
 directory), rebuilds the game from it silently, and goes on listening,
-appending to the same journal. The listening options (--channels, --devices)
-default to those the game was started with. What was still open when the game
-stopped is settled as it would have been; a verdict the journal lacks (a crash
-between an event and its verdict) is journaled then, once. The referee says the
-score and the top card, then waits --settle seconds before it deals on.
+appending to the same journal. The listening options (--names, --channels,
+--devices) default to those the game was started with. What was still open
+when the game stopped is settled as it would have been; a verdict the journal
+lacks (a crash between an event and its verdict) is journaled then, once. The
+referee says the score and the top card, then waits --settle seconds before it
+deals on.
 
 A game played on a recording (`referee play --audio GAME.wav`) is resumed on the
 same recording: `referee resume --audio GAME.wav` goes on in it where the
 journal stops, so the game ends as if it had never stopped. It hears again the
 half-minute before that (with the referee's own deck, from the recording's
 start, for the deals' times), judges nothing twice and does not wait --settle.
-A different file (other channels, rate or length) or other --channels than the
+A different file (other channels, rate or length) or other --names than the
 game's is refused, naming what differs; --continuation takes the file as what
 came after the journal instead, its clock going on a second after the
 journal's last time (as --audio does for a game played on microphones).
@@ -378,6 +394,11 @@ def run_resume(args: argparse.Namespace) -> int:
         print(f"referee resume: --settle must be 0 or more seconds, not {args.settle:g}", file=sys.stderr)
         return 2
     try:
+        mic_channels(args)
+    except RefereeError as e:
+        print(f"referee resume: {e}", file=sys.stderr)
+        return 2
+    try:
         path = Path(args.journal) if args.journal else latest_unfinished()
         if path is None:
             print("referee resume: no unfinished game to resume", file=sys.stderr)
@@ -392,9 +413,10 @@ def run_resume(args: argparse.Namespace) -> int:
         print(f"referee resume: {e}", file=sys.stderr)
         return 2
     setup = contents.objects[0].get("setup", {}) if contents.objects else {}
-    channels = _names(args.channels) or setup.get("channels") or list(log.game.players)
-    if not args.devices and not args.audio and not args.channels and setup.get("devices"):
-        args.devices = setup["devices"]
+    channels = _names(args.names) or setup.get("channels") or list(log.game.players)
+    if not args.devices and not args.audio and not args.names and not args.channels:
+        args.devices = setup.get("devices")      # the mics the game was started with
+        args.channels = setup.get("mic_channels")
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
@@ -413,8 +435,8 @@ def run_resume(args: argparse.Namespace) -> int:
             print(f"referee resume: {e}", file=sys.stderr)
             return 2
         if channels != setup.get("channels", channels):
-            print(f"referee resume: --channels {','.join(channels)}: the game was played on "
-                  f"{played.get('file')} with --channels {','.join(setup['channels'])}",
+            print(f"referee resume: --names {','.join(channels)}: the game was played on "
+                  f"{played.get('file')} with --names {','.join(setup['channels'])}",
                   file=sys.stderr)
             return 2
     elif args.continuation and not args.audio:

@@ -1,7 +1,7 @@
 """Recognise card calls, shouts and commands in WAV recordings.
 
-Each channel of a file is one player's microphone (``--players ann,bob`` names
-them in channel order). With ``--json``, one JSON object per line per
+Each channel of a file is one player's microphone (``--names ann,bob`` says who
+is on them, in channel order). With ``--json``, one JSON object per line per
 utterance: ``{"file", "channel", "player", "kind", "said", "start", "end",
 "confidence"}``, times in seconds from the start of the file.
 """
@@ -14,6 +14,7 @@ import sys
 from typing import IO
 
 from referee.audio.wav import AudioFileError, read_wav
+from referee.cli import UsageError, mic_options
 from referee.core.events import Utterance
 from referee.hearing.engine import DEFAULT_KINDS, EngineError, open_recogniser
 from referee.hearing.grammar import KINDS, Grammar, GrammarError
@@ -36,7 +37,8 @@ def as_text(u: Utterance) -> str:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE.wav", help="recordings (any rate, any "
                    "channel count; each channel one player's microphone)")
-    p.add_argument("--players", help="player names in channel order, comma-separated")
+    p.add_argument("--names", metavar="A,B,..", help=mic_options.NAMES_HELP + " (the file's)")
+    mic_options.add_old_players(p)
     p.add_argument("--engine", choices=("pocketsphinx", "vosk"),
                    help="force an engine (default: Vosk if a model is found, else PocketSphinx)")
     p.add_argument("--model", help="model directory (Vosk; or a PocketSphinx model)")
@@ -54,12 +56,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    players = [p.strip() for p in args.players.split(",")] if args.players else None
+    players = mic_options.names(args.names) or None
     try:
+        mic_options.refuse_old_players(args)
         grammar = Grammar.load(args.grammar).subset(
             k.strip() for k in args.kinds.split(",") if k.strip())
         rec = open_recogniser(args.engine, args.model, grammar)
-    except (GrammarError, EngineError) as e:
+    except (UsageError, GrammarError, EngineError) as e:
         print(f"referee transcribe: {e}", file=err)
         return 2
     print(f"referee: listening with {rec.description}", file=err)
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
             continue
         if players is not None and len(players) < audio.shape[1]:
             print(f"referee transcribe: {path}: {audio.shape[1]} channels but only "
-                  f"{len(players)} players named in --players", file=err)
+                  f"{len(players)} named in --names", file=err)
             status = 2
             continue
         for u in transcribe_audio(rec, audio, rate, path, players, not args.no_crosstalk):

@@ -30,7 +30,7 @@ def play(game: Game, wav: Path, extra: list[str] | None = None) -> dict:
     wall and CPU seconds it took."""
     from referee.cli.main import build_parser
 
-    argv = ["play", "stroop", "--audio", str(wav), "--channels", ",".join(game.channels),
+    argv = ["play", "stroop", "--audio", str(wav), "--names", ",".join(game.channels),
             "--json", "--no-screen", *(extra or [])]
     args = build_parser().parse_args(argv)
     out, err = io.StringIO(), io.StringIO()

@@ -75,6 +75,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--soccer", action="store_true",
                    help="measure the soccer card game's plays instead (blocks, penalty kicks; "
                    "its own corpus and its own section of the report)")
+    p.add_argument("--numbers", action="store_true",
+                   help="measure the Goop count's numbers 0-52 instead (answers, corrections, "
+                   "talk with number words; its own corpus and section of the report)")
     p.add_argument("--block-ms", type=int, default=BLOCK_MS,
                    help="audio block size fed to the recogniser (default: %(default)s, "
                    "what a microphone delivers)")
@@ -121,6 +124,9 @@ def _run(args: argparse.Namespace) -> int:
     if getattr(args, "soccer", False):
         from referee.lab.bench import soccer_plays
         return soccer_plays.run(args, measure, _progress, _engine_desc)
+    if getattr(args, "numbers", False):
+        from referee.lab.bench import numbers_bench
+        return numbers_bench.run(args, measure, _progress, _engine_desc)
     split = "tuning" if args.dev else args.split or ("held-out" if args.quick else "both")
     voices = corpus.voices_for(args.dev)
     cdir = Path(args.corpus) if args.corpus else corpus.default_dir(args.seed, args.dev)

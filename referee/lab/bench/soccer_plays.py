@@ -9,17 +9,12 @@ BENCHMARKS.md; the voices, noises, deliveries and mixing are the main corpus's
 
 from __future__ import annotations
 
-import json
-import os
-import shlex
-import sys
-import time
 from pathlib import Path
 
 from referee.core.cards import full_deck
-from referee.lab.bench import corpus, mixing
+from referee.lab.bench import corpus, mixing, phrase_run
 from referee.lab.bench import metrics as M
-from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, SPLITS, _fmt_rate, _table, write_section
+from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, SPLITS, _fmt_rate, _table
 
 VERSION = 1
 HEADING = "# Soccer plays benchmark"
@@ -82,46 +77,21 @@ def plan(seed: int = 1) -> list[corpus.Item]:
 
 
 def default_dir(seed: int = 1) -> Path:
-    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    return root / "bench" / f"soccer-v{corpus.VERSION}.{VERSION}-s{seed}"
+    return phrase_run.cache_dir("soccer", VERSION, seed)
 
 
 def run(args, measure, progress, engine_desc) -> int:
     """``referee bench --soccer``: build, measure and write the section."""
     from referee.app.inputs import KINDS as GAME_KINDS
-    from referee.hearing.engine import open_recogniser
     from referee.hearing.grammar import Grammar
 
     cdir = Path(args.corpus) if args.corpus else default_dir(args.seed)
     split = args.split or "both"
     items = [i for i in plan(args.seed) if split in ("both", i.split)]
-    kinds = {i.id: i.extra["play"] for i in items if i.expect is not None}
-    print(f"referee bench: soccer corpus {cdir} ({len(items)} items)", file=sys.stderr)
-    items = corpus.build(items, cdir, args.seed, progress=progress("synthesising"))
+    kinds = {i.id: i.extra["play"] if i.expect is not None else "negative" for i in items}
     grammar = Grammar.load("table").subset(GAME_KINDS["soccer"])
-    recogniser = open_recogniser(args.engine, args.model, grammar)
-    t0 = time.perf_counter()
-    tick = progress("recognising")
-    records = []
-    for k, item in enumerate(items):
-        rec = measure(recogniser, item, cdir, args.block_ms)
-        rec["play"] = kinds.get(item.id, "negative")
-        records.append(rec)
-        tick(k + 1, len(items))
-    out = Path(args.out or "BENCHMARKS.md")
-    command = "referee bench --soccer" + "".join(
-        f" --{o} {shlex.quote(str(getattr(args, o)))}" for o in ("engine", "split", "corpus")
-        if getattr(args, o)) + ("" if out.name == "BENCHMARKS.md" else f" --out {out}")
-    # model files named from the repository, not from this machine's paths
-    root = str(Path(__file__).resolve().parents[3]) + os.sep
-    meta = {"command": command, "engine": engine_desc(recogniser, args).replace(root, ""),
-            "elapsed": time.perf_counter() - t0,
-            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    (cdir / "results.jsonl").write_text(
-        "\n".join(json.dumps(r) for r in [{"meta": meta}] + records) + "\n")
-    write_section(out, render(records, meta), HEADING)
-    print(f"referee bench: wrote the soccer section of {out}", file=sys.stderr)
-    return 0
+    return phrase_run.run(args, "soccer", items, grammar, kinds, "play", render, HEADING, cdir,
+                          measure, progress, engine_desc)
 
 
 def render(records: list[dict], meta: dict) -> str:

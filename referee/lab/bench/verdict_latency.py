@@ -155,7 +155,7 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
         rec = server.record("room")
         rec_t0 = time.monotonic()
         mics = ",".join(f"{n}_mic" for n in MIC_CHANNELS)
-        ref = lg.Referee("play", "stroop", "--channels", "dealer,ann,bob", "--devices", mics,
+        ref = lg.Referee("play", "stroop", "--names", "dealer,ann,bob", "--devices", mics,
                          "--json", "--speak-to", "speakers", "--speaker-device", "referee_out",
                          "--engine", engine, "--scores-every", "1", *extra, data=work / "data")
         ref.wait_err("referee: journal ", 60)
