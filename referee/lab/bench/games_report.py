@@ -194,5 +194,5 @@ ABOUT = (
     "the generator's: a call's start and end are the first and last 10 ms frame (1 ms hop) "
     "within 40 dB of its loudest, on the clean voice; the right verdicts are the core's on "
     "those events. Each game is refereed by the code of `referee play stroop --audio "
-    "GAME.wav --channels dealer,... --json`; a heard call belongs to a true one on the same "
+    "GAME.wav --names dealer,... --json`; a heard call belongs to a true one on the same "
     "mic within 150 ms of it; a dealt card is heard when its deal is journaled.")

@@ -1,5 +1,5 @@
 """Run the synthetic games (:mod:`referee.lab.bench.games`) through the code path of
-``referee play stroop --audio GAME.wav --channels dealer,ann,... --json`` in process, and
+``referee play stroop --audio GAME.wav --names dealer,ann,... --json`` in process, and
 score what it journaled and decided against the generator's truth: one record per game."""
 
 from __future__ import annotations
