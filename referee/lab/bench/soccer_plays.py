@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 from referee.core.cards import full_deck
-from referee.lab.bench import corpus, mixing
+from referee.lab import mixing
+from referee.lab.bench import corpus
 from referee.lab.bench import metrics as M
 from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, SPLITS, _fmt_rate, _table, write_section
 

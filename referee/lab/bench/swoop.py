@@ -12,8 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-from referee.lab.bench import corpus, mixing
+from referee.lab import mixing
+from referee.lab.bench import corpus
 from referee.lab.bench.corpus import SNRS, SPLITS, Item
+from referee.lab.synth import SynthError
 
 DESCRIPTION = """\
 Measure the Swoop phrases as `referee bench` measures the card calls: every voice of
@@ -164,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         built = corpus.build(items, directory, args.seed)
         grammar = Grammar.load("swoop").subset(set(args.kinds.split(",")))
         recogniser = open_recogniser(engine=args.engine, model=args.model, grammar=grammar)
-    except (corpus.CorpusError, EngineError, ValueError) as e:
+    except (SynthError, EngineError, ValueError) as e:
         print(f"referee bench-swoop: {e}", file=sys.stderr)
         return 2
     records = []

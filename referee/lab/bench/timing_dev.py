@@ -26,9 +26,9 @@ from referee.audio.recording import RecordingSource
 from referee.audio.wav import write_wav
 from referee.core.cards import full_deck
 from referee.hearing import timing
+from referee.lab import mixing, synth
 from referee.lab.bench import corpus
-from referee.lab.bench import mixing
-from referee.lab.bench.mixing import RATE
+from referee.lab.mixing import RATE
 
 TEXTS = tuple(c.spoken for c in full_deck())
 
@@ -51,7 +51,7 @@ def tuning_calls(cache: Path, per_voice: int, seed: int) -> list[tuple[str, str,
         for text in rng.choice(TEXTS, per_voice, replace=False):
             f = cache / f"{v.engine}-{v.name}-{text.replace(' ', '_')}.npy"
             if not f.exists():
-                np.save(f, corpus.synthesize(v, str(text)))
+                np.save(f, synth.synthesize(v, str(text)))
             out.append((v.id, str(text), np.load(f, allow_pickle=False)))
     return out
 
