@@ -119,10 +119,10 @@ def plan_near_misses(seed: int = 77) -> list[Item]:
     for vi, voice in enumerate(DEV_SETS["near-miss"]):
         rng = mixing.rng_for(seed, f"probe/{voice.id}")
         for text in PROBE_NEAR_MISSES:
-            snr, noise = _snr_noise(len(items), vi)
+            snr, noise = snr_noise(len(items), vi)
             items.append(Item(id=f"probe-{len(items):04d}", split="tuning",
                               category="near-miss", text=text, expect=None, voice=voice.id,
-                              family=voice.engine, snr=snr, noise=noise, **_delivery(rng)))
+                              family=voice.engine, snr=snr, noise=noise, **delivery(rng)))
     return items
 
 
@@ -180,14 +180,17 @@ class Item:
         return self.expect is None
 
 
-def _snr_noise(i: int, offset: int) -> tuple[str, str]:
+def snr_noise(i: int, offset: int) -> tuple[str, str]:
+    """The SNR bucket and the noise of a voice's ``i``-th sentence of one category: the
+    buckets in turn, and the noises in turn from ``offset`` (the voice's place), so that
+    every voice meets every condition."""
     snr = SNRS[i % 4]
     if snr == "clean":
         return snr, ("silence", "room")[(i // 4 + offset) % 2]
     return snr, NOISE_KINDS[(i // 4 + offset) % 4]
 
 
-def _delivery(rng: np.random.Generator) -> dict:
+def delivery(rng: np.random.Generator) -> dict:
     """How one sentence is said and placed: rate, pitch, level, lead-in,
     trail and mixing seed, drawn in that order."""
     return dict(rate=round(float(rng.uniform(0.85, 1.2)), 3),
@@ -234,9 +237,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
             for category, text, expect in lines:
                 i = per_cat.get(category, 0)
                 per_cat[category] = i + 1
-                snr, noise = _snr_noise(i, vi)
+                snr, noise = snr_noise(i, vi)
                 add(category=category, text=text, expect=expect, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
         rng = mixing.rng_for(seed, f"plan/noise/{split}")
         for snr in SNRS:
             kinds = ("silence", "room") if snr == "clean" else NOISE_KINDS
@@ -250,9 +253,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
         for vi, voice in enumerate(speakers):
             rng = mixing.rng_for(seed, f"plan/addressed/{voice.id}")
             for i, text in enumerate(rng.permutation(ADDRESSED[split])[:4]):
-                snr, noise = _snr_noise(i, vi)
+                snr, noise = snr_noise(i, vi)
                 add(category="addressed", text=str(text), expect=None, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
         for vi, voice in enumerate(speakers):
             rng = mixing.rng_for(seed, f"plan/partial/{voice.id}")
             lines = [("partial", str(t), str(said)) for t, said in
@@ -263,9 +266,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
             for category, text, expect in lines:
                 i = per_cat.get(category, 0)
                 per_cat[category] = i + 1
-                snr, noise = _snr_noise(i, vi)
+                snr, noise = snr_noise(i, vi)
                 add(category=category, text=text, expect=expect, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
     return items
 
 
@@ -280,7 +283,7 @@ def default_dir(seed: int = 1, dev: str | None = None) -> Path:
     return root / "bench" / name
 
 
-def _babble_pool(split: str, seed: int, workdir: Path, cache: Path,
+def babble_pool(split: str, seed: int, workdir: Path, cache: Path,
                  voices: tuple[Voice, ...] = VOICES) -> list[np.ndarray]:
     """The babble of ``split``: each of its :data:`BABBLE` sentences said by
     each of its voices, kept in ``cache``."""
@@ -317,7 +320,7 @@ def build(items: list[Item], directory: Path, seed: int = 1,
                 continue
             rng = mixing.rng_for(item.seed, item.id)
             if item.noise == "babble" and item.split not in pools:
-                pools[item.split] = _babble_pool(item.split, seed, wd, directory / "babble",
+                pools[item.split] = babble_pool(item.split, seed, wd, directory / "babble",
                                                  voices)
             if item.category == "noise":
                 n = int(item.lead * RATE)

@@ -95,7 +95,7 @@ def mix(game: Game, voices: Voices, rng: np.random.Generator, directory: Path,
     if kind == "babble":
         cache = directory / "babble"
         cache.mkdir(parents=True, exist_ok=True)
-        pool = corpus._babble_pool(game.split, seed, voices.workdir, cache)
+        pool = corpus.babble_pool(game.split, seed, voices.workdir, cache)
     room = mixing.make_noise(kind, n + 64, rng, pool)
     out = np.zeros((n, len(talkers)))
     for j, m in enumerate(talkers):

@@ -90,11 +90,11 @@ def plan(seed: int = 1) -> list[corpus.Item]:
             for category, text, expect, setup in lines_for(voice, rng):
                 i = per.get(category, 0)
                 per[category] = i + 1
-                snr, noise = corpus._snr_noise(i, vi)
+                snr, noise = corpus.snr_noise(i, vi)
                 items.append(corpus.Item(
                     id=f"gops-{split}-{n:04d}", split=split, category=category, text=text,
                     expect=expect, voice=voice.id, family=voice.engine, snr=snr, noise=noise,
-                    extra={"setup": setup}, **corpus._delivery(rng)))
+                    extra={"setup": setup}, **corpus.delivery(rng)))
                 n += 1
         rng = mixing.rng_for(seed, f"gops/noise/{split}")
         for k, kind in enumerate(corpus.NOISE_KINDS * 2):

@@ -94,11 +94,11 @@ def plan(seed: int = 1) -> list[Item]:
             near = rng.permutation(NEAR_MISSES[split])[:4]
             lines += [("near-miss", str(t), None) for t in near]
             for i, (category, text, expect) in enumerate(lines):
-                snr, noise = corpus._snr_noise(i, vi)
+                snr, noise = corpus.snr_noise(i, vi)
                 items.append(Item(id=f"swoop-{split}-{len(items):04d}", split=split,
                                   category=category, text=text, expect=expect,
                                   voice=voice.id, family=voice.engine, snr=snr, noise=noise,
-                                  **corpus._delivery(rng)))
+                                  **corpus.delivery(rng)))
     return items
 
 

@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     work = args.cache / "work"
     work.mkdir(parents=True, exist_ok=True)
     # table talk of the tuning split's voices and sentences, as in the hearing corpus
-    babble = corpus._babble_pool("tuning", args.seed, work, args.cache / "calls")
+    babble = corpus.babble_pool("tuning", args.seed, work, args.cache / "calls")
     if args.learn:
         learn(calls)
         return 0
