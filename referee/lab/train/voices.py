@@ -43,6 +43,7 @@ def espeak_variants() -> list[str]:
 
 
 def training_voices() -> list[Voice]:
+    """Every voice training speaks with, of those installed here."""
     voices = [Voice("espeak-ng", f"{a}+{v}", "train") for a in ESPEAK_ACCENTS
               for v in espeak_variants()]
     voices += [Voice("espeak-ng", a, "train") for a in ESPEAK_ACCENTS]
