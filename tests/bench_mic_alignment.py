@@ -3,7 +3,7 @@
     .venv/bin/python tests/bench_mic_alignment.py [--starts 30] [--align 5,10,20]
                                                    [--out BENCHMARKS.md]
 
-Starts a private PulseAudio server (tests/pulse.py) with one 3-channel null sink split into
+Starts a private PulseAudio server (tests/helpers/pulse.py) with one 3-channel null sink split into
 three mono devices (``split``): three PortAudio streams, as three USB mics would be, that
 carry one file's channels to the sample. For each start a ``MicrophoneSource`` opens the
 three devices while a beep is played into all three channels at once (sound arriving while
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "helpers"))
 
 from pulse import PulseServer, tone  # noqa: E402
 

@@ -2,7 +2,7 @@
 
     .venv/bin/python tests/bench_speaker_latency.py [--rounds 30]
 
-Starts a private PulseAudio server (tests/pulse.py) whose null sink
+Starts a private PulseAudio server (tests/helpers/pulse.py) whose null sink
 ``speaker`` stands in for the loudspeaker, and a ``parec`` tap on its monitor
 that timestamps every 10 ms of sound as it arrives. For each announcement it
 measures, on one monotonic clock:
@@ -32,7 +32,7 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "helpers"))
 
 from pulse import PulseServer  # noqa: E402
 

@@ -1,4 +1,6 @@
-"""Shared, expensive test fixtures (one per session)."""
+"""What every test folder shares: the helpers' folder (``tests/helpers``) on the path, so a
+test imports a helper by its name (``from speech import corpus``); the session's private
+PulseAudio server; and the ``live`` marker on every test that uses it."""
 
 from __future__ import annotations
 
@@ -7,11 +9,11 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "helpers"))
 
 from pulse import PulseServer  # noqa: E402
 
-#: The session's test sinks: see tests/pulse.py.
+#: The session's test sinks: see tests/helpers/pulse.py.
 PULSE_SINKS = [("mic1", 1), ("table3", 3), ("dealer", 1), ("ann", 1), ("bob", 1),
                ("speaker", 2)]
 
@@ -19,7 +21,7 @@ PULSE_SINKS = [("mic1", 1), ("table3", 3), ("dealer", 1), ("ann", 1), ("bob", 1)
 @pytest.fixture(scope="session")
 def pulse(tmp_path_factory):
     """A running private PulseAudio server with the null sinks of ``PULSE_SINKS``
-    (see tests/pulse.py); ``PULSE_SERVER`` and ``ALSA_CONFIG_PATH`` are set in
+    (see tests/helpers/pulse.py); ``PULSE_SERVER`` and ``ALSA_CONFIG_PATH`` are set in
     ``os.environ`` while it runs."""
     server = PulseServer(tmp_path_factory.mktemp("pulse"))
     saved = {k: os.environ.get(k) for k in server.client_env}

@@ -7,14 +7,14 @@ to speak; a card named on a player's mic is a call), journals every
 happening before judging it, feeds the judge, and journals, announces, shows
 and prints every verdict. Its devices are constructor arguments: a speaker
 (anything with ``say`` and ``echo``), a journal (anything with ``append``), a
-JSON sink and a screen, so a test can pass a WAV sink and files.
+JSON sink and a screen, so a test can pass a WAV sink and files. Its settings are a
+:class:`~referee.core.table_options.TableOptions`.
 
 It never reads a clock: "now" is the furthest the microphones have heard.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from referee.core.announce import Announcer, deal_sentence, sentence
@@ -33,6 +33,7 @@ from referee.core.judge import Judge, LateReport
 from referee.core.numbers import parse_number
 from referee.core.rehear import Reheard
 from referee.core.standing import score_sentence, standing, state
+from referee.core.table_options import TableOptions
 
 #: The stream of deals the referee makes itself, and of typed input.
 DECK, KEYBOARD = "deck", "keyboard"
@@ -43,37 +44,6 @@ TABLE = "table"
 WAITING_AGAIN = 3.0
 #: The verdicts of "pause" and "resume", in every game that has them.
 PAUSED = (stroop.Paused, SwoopPaused, GopsPaused, SoccerPaused)
-
-
-@dataclass
-class TableOptions:
-    deal_pause: float = 1.5
-    """Seconds after a round is decided before the virtual deck deals again."""
-    round_timeout: float = 12.0
-    """Seconds without a winner before the virtual deck deals the next card."""
-    offset: float = 0.0
-    """Seconds added to every audio time (a resumed game continues its clock)."""
-    confirm: float = 2.0
-    """Goop count: seconds to correct a number after it is read back."""
-    hears_itself: bool = True
-    """The mics can pick up the referee's voice (live play): drop what they
-    hear of its announcements. False for recordings it never spoke into."""
-    lock_reminder: float = 0.0
-    """Goop with three players: remind the table of the lock rule after this
-    many seconds with nothing heard (0: never)."""
-    prize_seed: int = 0
-    """GOPS with the referee's own prize pile: the seed of its draws."""
-    bid_question: float = 10.0
-    """GOPS: seconds of quiet before the referee asks for a missing bid."""
-    reask: float = 10.0
-    """Soccer: ask again for the play awaited after this many quiet seconds (0: never)."""
-    table_talk: Any = None
-    """Swoop: ``said -> bool``, true for what the grammar marks as table talk (never
-    asked to be said again); None: nothing is."""
-    settle: float = 0.0
-    """A resumed game: seconds between saying where it stands and the virtual deck's next deal."""
-    rehear: float | None = None
-    """A resumed game heard again from this second of its recording on (see :mod:`.rehear`)."""
 
 
 class Table:

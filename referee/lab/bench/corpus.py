@@ -4,7 +4,8 @@ clean, 20, 10 and 5 dB SNR, cached on disk as 16 kHz mono WAV files.
 
 The voices fall into two disjoint sets: ``tuning`` (free to look at while
 improving the recogniser) and ``held-out`` (other engines' voices, other
-speakers, other sentences, other noise seeds), reported separately.
+speakers, other sentences, other noise seeds), reported separately. What they
+say is in :mod:`referee.lab.sentences`; they say it through :mod:`referee.lab.synth`.
 
 Everything follows from one seed: ``plan(seed)`` lists the items and every
 random choice; ``build(items, dir)`` synthesises and mixes the ones not yet on
@@ -15,21 +16,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import tempfile
 import zlib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 import numpy as np
 
-from referee.audio import wav
 from referee.core.cards import full_deck
 from referee.core.errors import RefereeError
-from referee.lab.bench import mixing
-from referee.lab.bench.mixing import RATE
+from referee.lab import mixing
+from referee.lab.mixing import RATE
+from referee.lab.sentences import (ADDRESSED, BABBLE, CHATTER, COMMANDS, GOOP_TEXTS,
+                                   NEAR_MISSES, PARTIAL_CHATTER, PARTIALS, PROBE_NEAR_MISSES)
+from referee.lab.synth import Voice, spoken_pool, synthesize, write_wav
 
 VERSION = 4
 """Bump when the plan or the mixing changes, so old caches are not reused."""
@@ -42,23 +42,7 @@ NOISE_KINDS = mixing.NOISE_KINDS
 
 
 class CorpusError(RefereeError, RuntimeError):
-    """The corpus could not be made (a TTS program missing or failing)."""
-
-
-@dataclass(frozen=True)
-class Voice:
-    """One TTS voice."""
-
-    engine: str
-    """``'espeak-ng'``, ``'flite'``, ``'festival'`` or ``'pico'``: the voice family."""
-    name: str
-    """The engine's name for it, e.g. ``'en-gb-scotland+m2'``, ``'awb'``."""
-    split: str
-    """``'tuning'`` or ``'held-out'``."""
-
-    @property
-    def id(self) -> str:
-        return f"{self.engine}:{self.name}"
+    """No such corpus: a development set that does not exist was asked for."""
 
 
 # Tuning and held-out voices share no speaker: Kal (flite kal/kal16, festival
@@ -82,20 +66,6 @@ VOICES: tuple[Voice, ...] = (
     Voice("flite", "slt", "held-out"),
     Voice("festival", "cmu_us_slt_arctic_hts", "held-out"),
 )
-
-#: The near-miss development set: sentences with card or shout words that are no call (none
-#: of them the benchmark's), each said by tuning and development voices of every family.
-PROBE_NEAR_MISSES = (
-    "king in the castle", "queen in the garden", "two in the morning", "nine in the evening",
-    "five in a row", "ace in the hole", "seven dwarfs", "three musketeers", "ten pounds please",
-    "four seasons", "six pack of beer", "eight legs on a spider", "diamond ring",
-    "club sandwich", "heart attack", "the queen is dead", "the king is here", "two of them",
-    "four of my friends", "six of one", "I have two hearts", "you have five diamonds",
-    "only three clubs left", "a jack of all trades", "queen of the night", "king of kings",
-    "ace of cakes", "jack and jill", "the jack was wild", "nine lives", "ten to one",
-    "the ace of it", "hearts and minds", "seven of us", "queen bee", "king size bed",
-    "three of a kind", "a pair of kings", "that is a good hoop", "go up the stairs",
-    "scoop it up", "the soup is cold")
 
 #: Development sets (``referee bench --dev SET``), to choose settings on without looking at
 #: the held-out voices: the tuning split's sentences, noises and seeds said by voices the
@@ -149,106 +119,11 @@ def plan_near_misses(seed: int = 77) -> list[Item]:
     for vi, voice in enumerate(DEV_SETS["near-miss"]):
         rng = mixing.rng_for(seed, f"probe/{voice.id}")
         for text in PROBE_NEAR_MISSES:
-            snr, noise = _snr_noise(len(items), vi)
+            snr, noise = snr_noise(len(items), vi)
             items.append(Item(id=f"probe-{len(items):04d}", split="tuning",
                               category="near-miss", text=text, expect=None, voice=voice.id,
-                              family=voice.engine, snr=snr, noise=noise, **_delivery(rng)))
+                              family=voice.engine, snr=snr, noise=noise, **delivery(rng)))
     return items
-
-
-GOOP_TEXTS = ("goop", "goop!")
-
-#: (what is said, the canonical command the grammar should return).
-COMMANDS = {
-    "tuning": (("referee score", "score"), ("say that again", "repeat"),
-               ("referee undo", "undo"), ("referee new game", "new game")),
-    "held-out": (("what's the score", "score"), ("referee repeat", "repeat"),
-                 ("referee end game", "end"), ("referee pause", "pause")),
-}
-
-#: Talk with no card words in it.
-CHATTER = {
-    "tuning": (
-        "pass me the water please", "did you see the match last night",
-        "hold on a second", "I think it might rain later",
-        "where did you park the car", "that was a long week",
-        "can I have some of those crisps", "my sister is coming over tomorrow",
-    ),
-    "held-out": (
-        "who wants another drink", "let me sit over there",
-        "I forgot my glasses at home", "it is getting late already",
-        "the kettle has just boiled", "we should do this more often",
-        "turn the music down a bit", "have you finished your homework",
-    ),
-}
-
-#: Card and shout words in sentences that are not calls.
-NEAR_MISSES = {
-    "tuning": (
-        "I have four hearts", "queen of the castle", "hearts are red",
-        "king of the hill", "diamonds are forever", "the two of us",
-        "a good group", "seven days a week",
-    ),
-    "held-out": (
-        "jack in the box", "spades are for digging", "she is the queen",
-        "ten out of ten", "my heart is yours", "three clubs in town",
-        "the goose is loose", "an ace up my sleeve",
-    ),
-}
-
-#: Talk addressed to the referee that is no command (and no card words).
-ADDRESSED = {
-    "tuning": (
-        "referee who won that one", "referee he cheated", "referee it is my go",
-        "referee that was a foul", "referee are you listening", "referee what happened there",
-        "referee look at this", "referee hold on a minute",
-    ),
-    "held-out": (
-        "referee is that allowed", "referee she peeked at the deck",
-        "referee how many points do I have", "referee was that fair",
-        "referee tell him to stop", "referee I think you missed one",
-        "referee what are the rules", "referee can you speak up",
-    ),
-}
-
-#: Partial calls, (what is said, the canonical partial call): a bare rank or suit, or a
-#: call cut short. A miscall in Stroop.
-PARTIALS = {
-    "tuning": (("queen", "queen"), ("five", "five"), ("hearts", "hearts"),
-               ("jack of", "jack of"), ("ten", "ten"), ("spades", "spades"),
-               ("king", "king"), ("seven of", "seven of")),
-    "held-out": (("nine", "nine"), ("clubs", "clubs"), ("queen of", "queen of"),
-                 ("six", "six"), ("diamonds", "diamonds"), ("jack", "jack"),
-                 ("eight", "eight"), ("three of", "three of")),
-}
-
-#: Table talk with a bare rank or suit in it, that must not become a partial call.
-PARTIAL_CHATTER = {
-    "tuning": (
-        "I have four kids", "five minutes", "hearts are trumps", "queen of the castle",
-        "give me five", "the king is tired", "seven o'clock", "two more",
-        "spades for the garden", "ace it",
-    ),
-    "held-out": (
-        "three more minutes", "diamonds are trumps", "I saw the queen", "nine o'clock",
-        "four of us went", "the jack is loose", "clubs are open late", "six is enough",
-        "give it ten", "eight of them came",
-    ),
-}
-
-#: What the babble talkers say (no card, shout or command words).
-BABBLE = {
-    "tuning": (
-        "so anyway we drove all the way to the coast", "no I never said that",
-        "the train was late again this morning", "she bought a new bike last month",
-        "what are you doing at the weekend", "I really like this song",
-    ),
-    "held-out": (
-        "then he told me the whole story again", "maybe we could go out for dinner",
-        "the garden looks lovely this time of year", "I am not sure that is right",
-        "they moved to a bigger flat in town", "could you open the window",
-    ),
-}
 
 
 @dataclass
@@ -305,14 +180,17 @@ class Item:
         return self.expect is None
 
 
-def _snr_noise(i: int, offset: int) -> tuple[str, str]:
+def snr_noise(i: int, offset: int) -> tuple[str, str]:
+    """The SNR bucket and the noise of a voice's ``i``-th sentence of one category: the
+    buckets in turn, and the noises in turn from ``offset`` (the voice's place), so that
+    every voice meets every condition."""
     snr = SNRS[i % 4]
     if snr == "clean":
         return snr, ("silence", "room")[(i // 4 + offset) % 2]
     return snr, NOISE_KINDS[(i // 4 + offset) % 4]
 
 
-def _delivery(rng: np.random.Generator) -> dict:
+def delivery(rng: np.random.Generator) -> dict:
     """How one sentence is said and placed: rate, pitch, level, lead-in,
     trail and mixing seed, drawn in that order."""
     return dict(rate=round(float(rng.uniform(0.85, 1.2)), 3),
@@ -359,9 +237,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
             for category, text, expect in lines:
                 i = per_cat.get(category, 0)
                 per_cat[category] = i + 1
-                snr, noise = _snr_noise(i, vi)
+                snr, noise = snr_noise(i, vi)
                 add(category=category, text=text, expect=expect, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
         rng = mixing.rng_for(seed, f"plan/noise/{split}")
         for snr in SNRS:
             kinds = ("silence", "room") if snr == "clean" else NOISE_KINDS
@@ -375,9 +253,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
         for vi, voice in enumerate(speakers):
             rng = mixing.rng_for(seed, f"plan/addressed/{voice.id}")
             for i, text in enumerate(rng.permutation(ADDRESSED[split])[:4]):
-                snr, noise = _snr_noise(i, vi)
+                snr, noise = snr_noise(i, vi)
                 add(category="addressed", text=str(text), expect=None, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
         for vi, voice in enumerate(speakers):
             rng = mixing.rng_for(seed, f"plan/partial/{voice.id}")
             lines = [("partial", str(t), str(said)) for t, said in
@@ -388,90 +266,10 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
             for category, text, expect in lines:
                 i = per_cat.get(category, 0)
                 per_cat[category] = i + 1
-                snr, noise = _snr_noise(i, vi)
+                snr, noise = snr_noise(i, vi)
                 add(category=category, text=text, expect=expect, voice=voice.id,
-                    family=voice.engine, snr=snr, noise=noise, **_delivery(rng))
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
     return items
-
-
-# TTS -----------------------------------------------------------------------
-
-def _run(cmd: list[str], what: str, stdin: str | None = None) -> None:
-    try:
-        r = subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=120)
-    except FileNotFoundError:
-        raise CorpusError(f"{cmd[0]} is not installed (needed for {what}); "
-                          f"run `bash .ci/setup`") from None
-    if r.returncode != 0:
-        raise CorpusError(f"{what} failed: {' '.join(cmd)}: {r.stderr.strip()[:300]}")
-
-
-def _read_mono16(path: Path) -> np.ndarray:
-    x, rate = wav.read_pcm16(path)
-    if x.shape[1] != 1 or rate != RATE:
-        raise CorpusError(f"{path}: expected 16-bit mono at {RATE} Hz")
-    return x[:, 0].astype(np.float64) / 32768.0
-
-
-def write_wav(path: Path, x: np.ndarray) -> None:
-    """Write float mono ``x`` as a 16 kHz 16-bit WAV."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    wav.write_wav(tmp, x, RATE)
-    os.replace(tmp, path)
-
-
-def synthesize(voice: Voice, text: str, rate: float = 1.0, pitch: int = 0,
-               workdir: Path | None = None) -> np.ndarray:
-    """``text`` spoken by ``voice`` as float samples at 16 kHz, trimmed to its
-    active span (plus 20 ms each side). ``rate`` scales the speaking rate;
-    ``pitch`` shifts the pitch in cents."""
-    own = workdir is None
-    wd = Path(tempfile.mkdtemp(prefix="referee-tts-")) if own else workdir
-    try:
-        raw, out = wd / "raw.wav", wd / "out.wav"
-        effects: list[str] = []
-        if voice.engine == "espeak-ng":
-            _run(["espeak-ng", "-v", voice.name, "-s", str(int(175 * rate)),
-                  "-p", str(int(np.clip(50 + pitch / 10, 0, 99))), "-w", str(raw), text],
-                 "espeak-ng")
-        elif voice.engine == "flite":
-            _run(["flite", "-voice", voice.name, "--setf", f"duration_stretch={1 / rate:.3f}",
-                  "-t", text, "-o", str(raw)], "flite")
-            effects = ["pitch", str(pitch)] if pitch else []
-        elif voice.engine == "pico":
-            low = voice.name.endswith("-low")
-            _run(["pico2wave", "-l", voice.name.removesuffix("-low"), "-w", str(raw), text],
-                 "pico2wave (Debian non-free libttspico-utils)")
-            effects = ["tempo", "-s", f"{rate:.3f}"]
-            if pitch or low:
-                effects += ["pitch", str(pitch - (500 if low else 0))]
-        elif voice.engine == "festival":
-            script = (f"(voice_{voice.name})\n"
-                      f"(Parameter.set 'Duration_Stretch {1 / rate:.3f})\n"
-                      f"(utt.save.wave (SynthText {json.dumps(text)}) {json.dumps(str(raw))} 'riff)\n")
-            (wd / "say.scm").write_text(script)
-            _run(["festival", "--batch", str(wd / "say.scm")], "festival")
-            effects = ["pitch", str(pitch)] if pitch else []
-        else:
-            raise CorpusError(f"unknown TTS engine: {voice.engine!r}")
-        _run(["sox", "-R", "-D", str(raw), "-r", str(RATE), "-c", "1", "-b", "16", "-e", "signed-integer",
-              str(out), *effects], "sox")
-        x = _read_mono16(out)
-    finally:
-        if own:
-            shutil.rmtree(wd, ignore_errors=True)
-    return speech_only(x, voice, text)
-
-
-def speech_only(x: np.ndarray, voice: Voice, text: str) -> np.ndarray:
-    """``x`` (what ``voice`` made of ``text``) trimmed to its active span plus
-    20 ms each side; a :class:`CorpusError` if it is silent."""
-    a, b = mixing.active_span(x)
-    if b <= a:
-        raise CorpusError(f"{voice.id} produced silence for {text!r}")
-    pad = int(0.02 * RATE)
-    return x[max(0, a - pad): b + pad]
 
 
 # Building ------------------------------------------------------------------
@@ -485,36 +283,7 @@ def default_dir(seed: int = 1, dev: str | None = None) -> Path:
     return root / "bench" / name
 
 
-def spoken_pool(lines: Iterable[tuple[Voice, str, Path | None]], rate: Callable[[], float],
-                say: Callable[..., np.ndarray] = synthesize, skip_failures: bool = False
-                ) -> list[np.ndarray]:
-    """Talk for babble and leaks: each of ``lines`` (voice, text, file) said by
-    ``say(voice, text, rate=rate())``. With a file, what is said is kept there
-    and read back (int16), and a file that exists is read without saying it
-    (nor drawing a rate); without one, ``say``'s samples are kept as they are.
-    ``skip_failures``: a voice that cannot say its text is left out
-    (:class:`CorpusError`). ``lines`` may be drawn lazily, from the same
-    random source as ``rate``: each line is taken before its rate."""
-    pool = []
-    for voice, text, path in lines:
-        if path is not None and path.exists():
-            pool.append(_read_mono16(path))
-            continue
-        try:
-            x = say(voice, text, rate=rate())
-        except CorpusError:
-            if not skip_failures:
-                raise
-            continue
-        if path is None:
-            pool.append(x)
-        else:
-            write_wav(path, x)
-            pool.append(_read_mono16(path))
-    return pool
-
-
-def _babble_pool(split: str, seed: int, workdir: Path, cache: Path,
+def babble_pool(split: str, seed: int, workdir: Path, cache: Path,
                  voices: tuple[Voice, ...] = VOICES) -> list[np.ndarray]:
     """The babble of ``split``: each of its :data:`BABBLE` sentences said by
     each of its voices, kept in ``cache``."""
@@ -551,7 +320,7 @@ def build(items: list[Item], directory: Path, seed: int = 1,
                 continue
             rng = mixing.rng_for(item.seed, item.id)
             if item.noise == "babble" and item.split not in pools:
-                pools[item.split] = _babble_pool(item.split, seed, wd, directory / "babble",
+                pools[item.split] = babble_pool(item.split, seed, wd, directory / "babble",
                                                  voices)
             if item.category == "noise":
                 n = int(item.lead * RATE)

@@ -7,7 +7,7 @@ voice alone (the first and last 10 ms frame, 1 ms hop, within 40 dB of its loude
 and the verdicts are the core's (:func:`referee.core.replay.replay`) on those events.
 
 Everything follows from one seed; the voices, sentences and noises are the hearing corpus's
-(:mod:`referee.lab.bench.corpus`, :mod:`referee.lab.bench.mixing`), tuning and held-out voices in
+(:mod:`referee.lab.bench.corpus`, :mod:`referee.lab.mixing`), tuning and held-out voices in
 separate games. Games are cached as multi-channel WAV files with a JSON file of truth.
 """
 
@@ -26,9 +26,9 @@ from referee.core.cards import Card, full_deck
 from referee.core.events import Call, Deal, GameStart
 from referee.core.journal import encode, encode_verdict, parse_lines
 from referee.core.replay import replay
+from referee.lab import mixing, sentences, synth
 from referee.lab.bench import corpus
-from referee.lab.bench import mixing
-from referee.lab.bench.mixing import RATE
+from referee.lab.mixing import RATE
 
 VERSION = 2
 """Bump when the plan or the mixing changes, so old caches are not reused."""
@@ -204,8 +204,8 @@ class Voices:
         if path.exists():
             x, _ = read_wav(path)
             return name, x[:, 0].astype(np.float64)
-        x = corpus.synthesize(self.by_id[voice], text, rate, pitch, self.workdir)
-        corpus.write_wav(path, x)
+        x = synth.synthesize(self.by_id[voice], text, rate, pitch, self.workdir)
+        synth.write_wav(path, x)
         x, _ = read_wav(path)       # as stored: 16-bit
         return name, x[:, 0].astype(np.float64)
 
@@ -216,7 +216,7 @@ class Voices:
         out = f"{name[:-4]}-{dst}.wav"
         path = self.dir / out
         if not path.exists():
-            corpus.write_wav(path, resample(x.astype(np.float32), RATE, dst).astype(np.float64))
+            synth.write_wav(path, resample(x.astype(np.float32), RATE, dst).astype(np.float64))
         y, _ = read_wav(path)
         return out, y[:, 0].astype(np.float64)
 
@@ -298,7 +298,7 @@ class Schedule:
             t = max(end, t0) + float(rng.uniform(0.7, 1.3))
             if rng.random() < 0.6:
                 who = self.pick_player(order)
-                text = str(rng.choice(corpus.CHATTER[self.spec["split"]]))
+                text = str(rng.choice(sentences.CHATTER[self.spec["split"]]))
                 u = self.put(who, Speech.CHATTER, text, self.prepare(who, text), t, rnd)
                 t = u.end + float(rng.uniform(0.6, 1.1))
         return t + 1.0

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from referee.audio.wav import read_wav, write_wav
+from referee.lab import mixing
 from referee.lab.bench import corpus
-from referee.lab.bench import mixing
 from referee.lab.bench.games import VERSION, Game, Schedule, Utt, Voices, judge, span
-from referee.lab.bench.mixing import RATE
+from referee.lab.mixing import RATE
 
 LEAK_DB = (10.0, 22.0)
 LEAK_MS = (1.0, 4.0)
@@ -95,7 +95,7 @@ def mix(game: Game, voices: Voices, rng: np.random.Generator, directory: Path,
     if kind == "babble":
         cache = directory / "babble"
         cache.mkdir(parents=True, exist_ok=True)
-        pool = corpus._babble_pool(game.split, seed, voices.workdir, cache)
+        pool = corpus.babble_pool(game.split, seed, voices.workdir, cache)
     room = mixing.make_noise(kind, n + 64, rng, pool)
     out = np.zeros((n, len(talkers)))
     for j, m in enumerate(talkers):

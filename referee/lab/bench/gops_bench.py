@@ -20,9 +20,11 @@ from collections import Counter
 from pathlib import Path
 
 from referee.core.cards import RANK_WORDS
-from referee.lab.bench import corpus, mixing
+from referee.lab import mixing
+from referee.lab.bench import corpus
 from referee.lab.bench import report
 from referee.lab.bench.run import _machine, _progress, measure
+from referee.lab.synth import SynthError, Voice
 
 DESCRIPTION = __doc__
 HEADING = "# GOPS hearing benchmark"
@@ -52,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="BENCHMARKS.md", help="report to write (its GOPS section)")
 
 
-def lines_for(voice: corpus.Voice, rng) -> list[tuple[str, str, str | None, str]]:
+def lines_for(voice: Voice, rng) -> list[tuple[str, str, str | None, str]]:
     """(category, text, expected phrase, set-up) for one voice: 8 named and 4 bare bids,
     3 prizes of each set-up, 4 negatives."""
     purple = [RANK_WORDS[v] for v in range(1, 8)]
@@ -88,11 +90,11 @@ def plan(seed: int = 1) -> list[corpus.Item]:
             for category, text, expect, setup in lines_for(voice, rng):
                 i = per.get(category, 0)
                 per[category] = i + 1
-                snr, noise = corpus._snr_noise(i, vi)
+                snr, noise = corpus.snr_noise(i, vi)
                 items.append(corpus.Item(
                     id=f"gops-{split}-{n:04d}", split=split, category=category, text=text,
                     expect=expect, voice=voice.id, family=voice.engine, snr=snr, noise=noise,
-                    extra={"setup": setup}, **corpus._delivery(rng)))
+                    extra={"setup": setup}, **corpus.delivery(rng)))
                 n += 1
         rng = mixing.rng_for(seed, f"gops/noise/{split}")
         for k, kind in enumerate(corpus.NOISE_KINDS * 2):
@@ -133,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         items = corpus.build(items, cdir, args.seed, progress=_progress("synthesising"))
         recognisers = {s: open_recogniser(args.engine, args.model, gops_grammar(PLAYERS, s))
                        for s in ("purple", "standard")}
-    except (corpus.CorpusError, EngineError, GrammarError) as e:
+    except (SynthError, EngineError, GrammarError) as e:
         print(f"referee bench-gops: {e}", file=sys.stderr)
         return 2
     load = os.getloadavg()[0]

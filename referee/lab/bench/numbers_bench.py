@@ -14,7 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 from referee.core.numbers import number_words, parse_number
-from referee.lab.bench import corpus, mixing, phrase_run
+from referee.lab import mixing
+from referee.lab.bench import corpus, phrase_run
 from referee.lab.bench import metrics as M
 from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, SPLITS, _fmt_rate, _table
 
@@ -70,12 +71,12 @@ def plan(seed: int = 1) -> list[corpus.Item]:
             talk = NEGATIVES[split]
             lines += [("negative", talk[(vi + k) % len(talk)], None) for k in range(3)]
             for i, (kind, text, expect) in enumerate(lines):
-                snr, noise = corpus._snr_noise(i, vi)
+                snr, noise = corpus.snr_noise(i, vi)
                 items.append(corpus.Item(
                     id=f"numbers-{split}-{n:04d}", split=split,
                     category="chatter" if expect is None else "number", text=text,
                     expect=expect, voice=voice.id, family=voice.engine, snr=snr, noise=noise,
-                    extra={"said": kind}, **corpus._delivery(vrng)))
+                    extra={"said": kind}, **corpus.delivery(vrng)))
                 n += 1
     return items
 

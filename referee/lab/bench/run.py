@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from referee.core.errors import RefereeError
+from referee.lab import sentences
 from referee.lab.bench import corpus
-
 from referee.lab.bench import report
 from referee.lab.bench.report import BLOCK_MS
+from referee.lab.synth import SynthError, Voice
 
 DESCRIPTION = __doc__
 
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             except PlayFailed as e:
                 raise BenchError(str(e)) from None
         return _run(args)
-    except (BenchError, corpus.CorpusError) as e:
+    except (BenchError, corpus.CorpusError, SynthError) as e:
         print(f"referee bench: {e}", file=sys.stderr)
         return 2
     except OSError as e:
@@ -374,14 +375,14 @@ def measure(recogniser, item: corpus.Item, directory: Path, block_ms: int = BLOC
     return rec
 
 
-def corpus_about(speakers: tuple[corpus.Voice, ...] = corpus.VOICES,
+def corpus_about(speakers: tuple[Voice, ...] = corpus.VOICES,
                  dev: str | None = None) -> str:
     """A paragraph describing the corpus of ``speakers`` (development set ``dev``), for
     the report."""
     voices = {s: ", ".join(f"{v.engine} {v.name}" for v in speakers if v.split == s)
               for s in corpus.SPLITS}
     if dev == "near-miss":
-        return (f"Synthesised offline by `referee.lab.bench.corpus`: {len(corpus.PROBE_NEAR_MISSES)}"
+        return (f"Synthesised offline by `referee.lab.bench.corpus`: {len(sentences.PROBE_NEAR_MISSES)}"
                 " sentences with card or shout words that are no call (\"six of one\", "
                 "\"ace in the hole\", \"scoop it up\"), each said once by each voice, in "
                 "the benchmark's conditions and deliveries.\n\n"

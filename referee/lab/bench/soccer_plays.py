@@ -12,7 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.core.cards import full_deck
-from referee.lab.bench import corpus, mixing, phrase_run
+from referee.lab import mixing
+from referee.lab.bench import corpus, phrase_run
 from referee.lab.bench import metrics as M
 from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, SPLITS, _fmt_rate, _table
 
@@ -66,12 +67,12 @@ def plan(seed: int = 1) -> list[corpus.Item]:
                 lines.append((kind, wording.format(a=a, b=b), _canonical(kind, a, b)))
             lines += [("negative", str(t), None) for t in rng.permutation(NEGATIVES[split])[:4]]
             for i, (kind, text, expect) in enumerate(lines):
-                snr, noise = corpus._snr_noise(i, vi)
+                snr, noise = corpus.snr_noise(i, vi)
                 items.append(corpus.Item(
                     id=f"soccer-{split}-{n:04d}", split=split,
                     category="near-miss" if expect is None else "play", text=text, expect=expect,
                     voice=voice.id, family=voice.engine, snr=snr, noise=noise,
-                    extra={"play": kind}, **corpus._delivery(rng)))
+                    extra={"play": kind}, **corpus.delivery(rng)))
                 n += 1
     return items
 

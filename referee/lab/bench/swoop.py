@@ -12,8 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-from referee.lab.bench import corpus, mixing
+from referee.lab import mixing
+from referee.lab.bench import corpus
 from referee.lab.bench.corpus import SNRS, SPLITS, Item
+from referee.lab.synth import SynthError
 
 DESCRIPTION = """\
 Measure the Swoop phrases as `referee bench` measures the card calls: every voice of
@@ -92,11 +94,11 @@ def plan(seed: int = 1) -> list[Item]:
             near = rng.permutation(NEAR_MISSES[split])[:4]
             lines += [("near-miss", str(t), None) for t in near]
             for i, (category, text, expect) in enumerate(lines):
-                snr, noise = corpus._snr_noise(i, vi)
+                snr, noise = corpus.snr_noise(i, vi)
                 items.append(Item(id=f"swoop-{split}-{len(items):04d}", split=split,
                                   category=category, text=text, expect=expect,
                                   voice=voice.id, family=voice.engine, snr=snr, noise=noise,
-                                  **corpus._delivery(rng)))
+                                  **corpus.delivery(rng)))
     return items
 
 
@@ -164,7 +166,7 @@ def run(args: argparse.Namespace) -> int:
         built = corpus.build(items, directory, args.seed)
         grammar = Grammar.load("swoop").subset(set(args.kinds.split(",")))
         recogniser = open_recogniser(engine=args.engine, model=args.model, grammar=grammar)
-    except (corpus.CorpusError, EngineError, ValueError) as e:
+    except (SynthError, EngineError, ValueError) as e:
         print(f"referee bench-swoop: {e}", file=sys.stderr)
         return 2
     records = []

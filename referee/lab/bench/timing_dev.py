@@ -27,9 +27,9 @@ from referee.audio.recording import RecordingSource
 from referee.audio.wav import write_wav
 from referee.core.cards import full_deck
 from referee.hearing import timing
+from referee.lab import mixing, synth
 from referee.lab.bench import corpus
-from referee.lab.bench import mixing
-from referee.lab.bench.mixing import RATE
+from referee.lab.mixing import RATE
 
 TEXTS = tuple(c.spoken for c in full_deck())
 
@@ -52,7 +52,7 @@ def tuning_calls(cache: Path, per_voice: int, seed: int) -> list[tuple[str, str,
         for text in rng.choice(TEXTS, per_voice, replace=False):
             f = cache / f"{v.engine}-{v.name}-{text.replace(' ', '_')}.npy"
             if not f.exists():
-                np.save(f, corpus.synthesize(v, str(text)))
+                np.save(f, synth.synthesize(v, str(text)))
             out.append((v.id, str(text), np.load(f, allow_pickle=False)))
     return out
 
@@ -67,7 +67,7 @@ def every_call(cache: Path) -> list[tuple[str, str, np.ndarray]]:
             for text in TEXTS:
                 f = cache / f"{v.engine}-{v.name}-{text.replace(' ', '_')}-r{rate}.npy"
                 if not f.exists():
-                    np.save(f, corpus.synthesize(v, text, rate=rate))
+                    np.save(f, synth.synthesize(v, text, rate=rate))
                 out.append((v.id, text, np.load(f, allow_pickle=False)))
     return out
 
@@ -231,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     work = args.cache / "work"
     work.mkdir(parents=True, exist_ok=True)
     # table talk of the tuning split's voices and sentences, as in the hearing corpus
-    babble = corpus._babble_pool("tuning", args.seed, work, args.cache / "calls")
+    babble = corpus.babble_pool("tuning", args.seed, work, args.cache / "calls")
     if args.learn:
         learn(calls)
         return 0

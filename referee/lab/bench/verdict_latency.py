@@ -40,7 +40,7 @@ before it plays it) plus the median print -> sound delay of the quiet rounds. Wh
 round was really a talking round is read from the recording: the referee's channel was
 loud in the 0.15 s before the call ended.
 
-Needs a source checkout (it uses the test harness tests/pulse.py and tests/live_game.py)
+Needs a source checkout (it uses the test harness tests/helpers/pulse.py and live_game.py)
 and pulseaudio, espeak-ng. With --out FILE.md it rewrites that file's "Verdict latency
 (issue 4)" section (and only that section).
 """
@@ -87,10 +87,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _harness():
-    tests = Path(__file__).resolve().parents[3] / "tests"
-    if not (tests / "pulse.py").exists():
-        raise SystemExit("referee bench-latency: needs a source checkout (tests/pulse.py)")
-    sys.path.insert(0, str(tests))
+    helpers = Path(__file__).resolve().parents[3] / "tests" / "helpers"
+    if not (helpers / "pulse.py").exists():
+        raise SystemExit("referee bench-latency: needs a source checkout (tests/helpers/pulse.py)")
+    sys.path.insert(0, str(helpers))
     import live_game
     import pulse
 

@@ -173,7 +173,7 @@ def clean_wav(game, directory: Path, out: Path) -> Path:
     from referee.audio.wav import read_wav, write_wav
     from referee.lab.bench.games import span
     from referee.lab.bench.games_table import PEAK_DBFS
-    from referee.lab.bench.mixing import RATE
+    from referee.lab.mixing import RATE
 
     n = int(game.duration * RATE)
     x = np.zeros((n, len(game.channels)))

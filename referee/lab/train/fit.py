@@ -20,7 +20,7 @@ import numpy as np
 from referee.core.cards import full_deck
 from referee.hearing.classifier import OTHER, PhraseClassifier
 from referee.hearing.features import N_MELS
-from referee.lab.train.data import warp_rows
+from referee.lab.train.voices import warp_rows
 
 LAYERS = [(5, 1, 96), (5, 2, 128), (5, 1, 128), (5, 2, 160), (3, 1, 160)]
 HIDDEN = 128

@@ -68,6 +68,7 @@ class Players:
             time.sleep(0.05)
 
 
+@pytest.mark.slow
 def test_a_few_prizes_of_gops_on_one_microphone(table_mic, tmp_path):
     pulse, data = table_mic, tmp_path / "data"
     rec = pulse.record("speaker")

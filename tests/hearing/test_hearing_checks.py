@@ -4,7 +4,7 @@ real signals: synthesised speech, a tone, noise and card-table clatter."""
 import numpy as np
 import pytest
 
-from referee.lab.bench import mixing
+from referee.lab import mixing
 from referee.hearing import checks, denoise
 from referee.hearing.engine import MIN_VOICED_RUN
 from speech import corpus

@@ -1,4 +1,4 @@
-"""referee/listening.py: ``referee play`` hears a recorded game (real espeak-ng speech, mic
+"""``referee play --audio``: the referee hears a recorded game (real espeak-ng speech, mic
 bleed at -16 dB, the real PocketSphinx) through the recording source and the listener."""
 
 from __future__ import annotations

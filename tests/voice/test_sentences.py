@@ -12,7 +12,7 @@ import pytest
 from referee.core.announce import SAMPLES, TEMPLATES, sentence, sentence_list
 from speech import load, synth
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "sentences.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "sentences.md"
 
 
 @pytest.mark.parametrize("name", list(TEMPLATES))

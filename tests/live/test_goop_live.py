@@ -20,7 +20,7 @@ from live_game import Referee, duration, journal_lines, mix_wav, replay_json, vo
 
 PLAYERS = "ann,bob,cai"
 #: each player's microphone: ALSA device, and the sink and channel that feed it. bob's and
-#: cai's are two devices fed by one sink (tests/pulse.py ``add_split_sink``), so one file
+#: cai's are two devices fed by one sink (tests/helpers/pulse.py ``add_split_sink``), so one file
 #: puts their race on the devices exactly as timed in it, however late its player starts.
 MIC = {"ann": ("ann", "ann", None), "bob": ("shout_bob", "shouts", 0),
        "cai": ("shout_cai", "shouts", 1)}
@@ -111,6 +111,7 @@ def race_wav(tmp_path, gap: float):
                    [(0, bob, max(0.0, -lag)), (1, cai, max(0.0, lag))], 2)
 
 
+@pytest.mark.slow
 def test_a_goop_hand_through_pulseaudio_then_crash_and_resume(mics, tmp_path):
     pulse, data = mics, tmp_path / "data"
     args = ["--devices", DEVICES, "--json", "--speak-to", "speakers", "--engine", "pocketsphinx"]

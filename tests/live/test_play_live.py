@@ -19,7 +19,7 @@ from live_game import (RATE, Referee, duration, journal_lines, mix_wav, replay_j
                        speech_spans, voice_wav)
 
 MICS = "dealer,ann,bob"
-#: the players' mics: two devices fed by the channels of one sink (tests/pulse.py
+#: the players' mics: two devices fed by the channels of one sink (tests/helpers/pulse.py
 #: ``split``), so that calls played as one file reach them exactly as timed in it
 PLAYER_MICS = {"ann": "stroop_ann", "bob": "stroop_bob"}
 DEVICES = ",".join(["dealer", *PLAYER_MICS.values()])
@@ -101,6 +101,7 @@ def start_referee(pulse, data, *args) -> tuple[Referee, object]:
     return ref, rec
 
 
+@pytest.mark.slow
 def test_a_stroop_game_through_pulseaudio(mics, tmp_path):
     pulse = mics
     data = tmp_path / "data"
@@ -173,6 +174,7 @@ def test_a_stroop_game_through_pulseaudio(mics, tmp_path):
         assert any(a <= rel + 3.0 and b >= rel - 0.5 for a, b in spans), (n, rel, spans)
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_loses_nothing(mics, tmp_path):
     pulse = mics
     data = tmp_path / "data"
@@ -253,6 +255,7 @@ def ends_apart(tmp_path, first: tuple[str, str], second: tuple[str, str], gap: f
     return [(*first, at + t1 - lead), (*second, at + t2 - lead)]
 
 
+@pytest.mark.slow
 def test_close_races_and_a_bare_suit_through_pulseaudio(mics, tmp_path):
     """Issue 21, item 6: a race decided by 60 ms whose later finisher began first, calls
     finished within 20 ms (the one begun first wins), and a bare suit that puts its caller

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
-from referee.lab.bench import corpus, mixing
-from referee.lab.bench.mixing import RATE
+from referee.lab import mixing, sentences, synth
+from referee.lab.bench import corpus
+from referee.lab.mixing import RATE
 
 
 def _measure_snr_from_mix(audio, clean, start, end):
@@ -23,7 +24,7 @@ def _measure_snr_from_mix(audio, clean, start, end):
 @pytest.fixture(scope="module")
 def spoken():
     """Real speech: espeak-ng saying a card."""
-    return corpus.synthesize(corpus.VOICES[0], "queen of hearts")
+    return synth.synthesize(corpus.VOICES[0], "queen of hearts")
 
 
 @pytest.mark.parametrize("kind", ["white", "pink", "clatter", "babble"])
@@ -138,7 +139,7 @@ def test_each_voice_says_four_sentences_to_the_referee_that_are_no_command():
     for i in addressed:
         assert i.expect is None and i.text.startswith("referee ")
         assert grammar.match(i.text) is None
-    assert not set(corpus.ADDRESSED["tuning"]) & set(corpus.ADDRESSED["held-out"])
+    assert not set(sentences.ADDRESSED["tuning"]) & set(sentences.ADDRESSED["held-out"])
     # They come after every other item, so those are as in version 3.
     first = items.index(addressed[0])
     assert all(i.category in ("addressed", "partial", "partial-chatter")
@@ -161,7 +162,7 @@ def test_each_voice_says_its_splits_partial_calls_and_talk_with_bare_card_words_
             assert (m.kind, m.said) == ("partial", i.expect)
         elif i.category == "partial-chatter":
             assert i.expect is None and grammar.match(i.text) is None
-    for table in (corpus.PARTIALS, corpus.PARTIAL_CHATTER):
+    for table in (sentences.PARTIALS, sentences.PARTIAL_CHATTER):
         assert not set(table["tuning"]) & set(table["held-out"])
 
 
@@ -189,8 +190,8 @@ def test_pico_voices_speak_and_the_low_ones_lower():
         lo, hi = RATE // 400, RATE // 60
         return RATE / (lo + int(np.argmax(r[lo:hi])))
 
-    us = corpus.synthesize(corpus.Voice("pico", "en-US", "tuning"), "queen of hearts")
-    low = corpus.synthesize(corpus.Voice("pico", "en-US-low", "tuning"), "queen of hearts")
+    us = synth.synthesize(synth.Voice("pico", "en-US", "tuning"), "queen of hearts")
+    low = synth.synthesize(synth.Voice("pico", "en-US-low", "tuning"), "queen of hearts")
     assert 0.5 < len(us) / RATE < 3.0
     assert pitch(low) < pitch(us) * 0.85  # 5 semitones down: x 0.75
 
@@ -201,13 +202,13 @@ def test_the_near_miss_set_is_talk_with_card_words_and_no_call():
     items = corpus.plan_for(77, "near-miss")
     assert items == corpus.plan_near_misses(77) != corpus.plan_near_misses(78)
     voices = corpus.DEV_SETS["near-miss"]
-    assert len(items) == len(voices) * len(corpus.PROBE_NEAR_MISSES)
+    assert len(items) == len(voices) * len(sentences.PROBE_NEAR_MISSES)
     assert {i.voice for i in items} == {v.id for v in voices}
     grammar = Grammar.load()
     for i in items:
         assert i.category == "near-miss" and i.expect is None and i.split == "tuning"
         assert grammar.match(i.text) is None, i.text
-    benchmark = {t for ts in corpus.NEAR_MISSES.values() for t in ts}
-    assert not set(corpus.PROBE_NEAR_MISSES) & benchmark
+    benchmark = {t for ts in sentences.NEAR_MISSES.values() for t in ts}
+    assert not set(sentences.PROBE_NEAR_MISSES) & benchmark
     # the hardest conditions are there: each noise at 5 dB
     assert {(i.snr, i.noise) for i in items} >= {("5", n) for n in corpus.NOISE_KINDS}

@@ -4,7 +4,7 @@ These tests use ``ToneRecogniserDouble``, a TEST DOUBLE for the speech recognise
 bursts of sound by level and names each burst by its pitch (440 Hz "queen of hearts",
 660 Hz "two of spades"). It reads the real audio the listener gives it, so the listener's
 timing, resampling and cross-talk decisions are tested on real signals; the real recognisers
-are tested with the listener in tests/test_listen_cmd.py.
+are tested with the listener in tests/live/test_listen_live.py.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import pytest
 from referee.audio.wav import read_wav
 from referee.lab.bench import games, games_report, games_run, games_table
 from referee.lab.bench.games import RoundKind, Speech
-from referee.lab.bench.mixing import RATE
+from referee.lab.mixing import RATE
 
 VOICES = {"dealer": "flite:kal", "ann": "espeak-ng:en-us+m3", "bob": "espeak-ng:en-gb+f2"}
 

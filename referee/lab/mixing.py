@@ -1,5 +1,5 @@
-"""Noise and mixing for the benchmark corpus: white, pink, table clatter and
-babble, mixed with speech at a stated signal-to-noise ratio.
+"""Noise and mixing, for the benchmark corpus and the training data: white, pink,
+table clatter and babble, mixed with speech at a stated signal-to-noise ratio.
 
 All signals are float mono arrays at one rate (16 kHz in the corpus), in
 [-1, 1]. Every random choice comes from a ``numpy.random.Generator`` passed

@@ -207,7 +207,7 @@ def test_silence_and_noise_alone_give_nothing(ps):
 def test_card_table_clatter_alone_is_never_a_shout_or_a_card(ps):
     # Slaps, riffles and chips decode to "goop" often enough; they have no
     # pitch, and the voicing check throws them out.
-    from referee.lab.bench import mixing
+    from referee.lab import mixing
 
     for seed in range(6):
         x = mixing.clatter(4 * 16000, mixing.rng_for(seed, "clatter")) * 0.1

@@ -47,6 +47,7 @@ def mic(pulse):
     return pulse
 
 
+@pytest.mark.slow
 def test_a_swoop_round_on_one_shared_mic(mic, tmp_path):
     pulse, data = mic, tmp_path / "data"
     rec = pulse.record("speaker")

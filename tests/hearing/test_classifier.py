@@ -6,7 +6,7 @@ import pytest
 
 from referee.audio.wav import to_int16
 from referee.core.events import CALLS_AND_SHOUTS
-from referee.lab.bench import mixing
+from referee.lab import mixing
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine import EngineError, PocketSphinx
 from referee.hearing.features import N_MELS, log_mel

@@ -23,7 +23,7 @@ def test_the_view_is_redrawn_in_place(pulse, tmp_path):
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in
                    {**pulse.client_env, "REFEREE_DATA": str(tmp_path)}.items())
     cmd = (f"cd {shlex.quote(str(tmp_path))} && env {env} PYTHONPATH={shlex.quote(sys.path[0])}:"
-           f"{shlex.quote(str(__import__('pathlib').Path(__file__).resolve().parents[1]))} "
+           f"{shlex.quote(str(__import__('pathlib').Path(__file__).resolve().parents[2]))} "
            f"{sys.executable} -m referee play stroop --players ann,bob --names ann,bob "
            f"--devices ann bob --speak-to text; sleep 30")
     _tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "40", cmd)

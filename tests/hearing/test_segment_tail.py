@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from referee.hearing.engine.segment_stream import SegmentStream
-from referee.lab.bench import mixing
+from referee.lab import mixing
 
 from speech import corpus, feed, mix_snr, place, recogniser
 

@@ -1,4 +1,4 @@
-"""The microphone path through a real PulseAudio server (tests/pulse.py): sound played
+"""The microphone path through a real PulseAudio server (tests/helpers/pulse.py): sound played
 into null sinks, read back by sounddevice, cut into blocks on one shared clock."""
 
 from __future__ import annotations

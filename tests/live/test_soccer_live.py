@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from live_game import RATE, Referee, journal_lines, replay_json, speech_spans, voice_wav
 from soccer_script import PLAYS, check_decisions
 
@@ -34,6 +36,7 @@ def answers(ref) -> list:
     return [a for a in ref.announcements() if not a[1].startswith("Still waiting")]
 
 
+@pytest.mark.slow
 def test_two_rounds_on_one_shared_mic_through_pulseaudio(pulse, tmp_path):
     data = tmp_path / "data"
     rec = pulse.record("speaker")
