@@ -164,10 +164,12 @@ def edges(env: np.ndarray, lo: int, hi: int, peak_in: tuple[int, int], floor_mar
     return a, b, peak - float(thr[a]), peak - float(thr[b])
 
 
-def _voice(y: np.ndarray, rate: int, lo: int, hi: int) -> tuple[float, float] | None:
+def _voice(y: np.ndarray, rate: int, lo: int, hi: int, until: int | None = None
+           ) -> tuple[float, float] | None:
     """Seconds (in ``y``) of the voiced stretch of ``y``'s frames ``lo`` to ``hi`` (1 ms
     envelope frames): the group of voiced steps, unvoiced gaps up to ``VOICE_GAP`` bridged,
-    with the most voiced steps; None if there is no voice."""
+    with the most voiced steps, of those that reach ``until`` (a frame) less
+    ``UNVOICED_TAIL`` where any does; None if there is no voice."""
     step = 0.01  # checks.voiced: one decision per 10 ms, of a 40 ms window
     a, b = int(lo * HOP * rate), int(hi * HOP * rate)
     # a vowel is voiced for steps on end; a click that rings at a pitch-like period, for one
@@ -175,6 +177,11 @@ def _voice(y: np.ndarray, rate: int, lo: int, hi: int) -> tuple[float, float] | 
     if not len(v):
         return None
     groups = np.split(v, np.flatnonzero(np.diff(v) > VOICE_GAP / step) + 1)
+    if until is not None:
+        # the recogniser's end is the call's (a little early, if anything); its start may
+        # be that of a voice leaked in before the call, in the same segment
+        last = (until - lo) * HOP - UNVOICED_TAIL
+        groups = [g for g in groups if (g[-1] * step + 0.04) >= last] or groups
     g = max(groups, key=len)
     return a / rate + g[0] * step, a / rate + g[-1] * step + 0.04
 
@@ -240,7 +247,7 @@ class CallTimer:
         gap = int(self.gap / HOP)
         lo, hi = idx(start - self.before), idx(end + self.after)
         pk = (idx(start), max(idx(end) - 10, idx(start) + 1))
-        voice = _voice(y, r, max(0, lo), max(0, hi))
+        voice = _voice(y, r, max(0, lo), max(0, hi), idx(end))
         if voice is not None:
             # the call's sound goes little beyond its voice (clatter, a slap of cards
             # beside it have none)

@@ -176,3 +176,22 @@ def test_a_table_of_offsets_for_other_depths_is_refused(tmp_path):
     with pytest.raises(ValueError, match="offsets.json"):
         word_offsets(path)
     assert word_offsets(tmp_path / "none.json") == {"start": {}, "end": {}}
+
+
+def test_the_callers_voice_is_the_one_that_reaches_the_recognisers_end(tmp_path):
+    """A segment can begin on another voice (a dealt card leaked in before the call): the
+    call's voice is the voiced stretch that reaches the recogniser's end, even when the
+    other stretch has more voiced steps."""
+    from referee.hearing.timing import HOP, _voice
+
+    sp = corpus(tmp_path, {"talk": "espeak:en-gb+m3|can I have some of those crisps please",
+                           "call": "espeak:en-us|four of spades"})
+    n = len(sp["talk"]) + len(sp["call"]) + 3 * RATE
+    at = 0.5 + len(sp["talk"]) / RATE + 0.6
+    y = place(n, sp["talk"], 0.5) + place(n, 0.5 * sp["call"], at)
+    s, e = truth(sp["call"], RATE)
+    hi = int(len(y) / RATE / HOP) - 20
+    voice = _voice(y, RATE, 0, hi, until=int((at + e - 0.1) / HOP))
+    assert voice is not None and abs(voice[0] - (at + s)) < 0.1, (voice, at + s)
+    # without the end to go by, the longer talk is taken
+    assert _voice(y, RATE, 0, hi)[0] < 0.6
