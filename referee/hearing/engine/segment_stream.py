@@ -70,13 +70,6 @@ class SegmentStream:
     call, and a call or shout PocketSphinx reads there needs the classifier's support at a
     pause (after a call, babble was read as a bare "nine" or as "goop").
 
-    A pause decided with nothing found is heard past: what came before it is no call (a
-    neighbour's talk leaking in, noise that held the segment open), yet read whole with a call
-    after it, it buries the call. When a later decision in the same segment (at a pause or at
-    its close) finds nothing, what has come since that pause is decided on its own, for calls
-    and shouts only, as at a pause; and if a call is found there, what came before the pause is
-    read whole as at a close, and reported too if it is a partial call (:meth:`_tail`).
-
     Why these settings, with the figures that chose them: docs/hearing-decisions.md."""
 
     EARLY_STEP = 0.1
@@ -112,8 +105,6 @@ class SegmentStream:
     judge's tie window needs heard."""
     REARM_MIN = 0.3
     """Seconds of a closed segment's rest, after ``REARM``, worth decoding."""
-    TAIL_MIN = 0.4
-    """Seconds of a segment past a pause decided with nothing found worth deciding alone."""
 
     def __init__(self, engine: Backed, start: float, channel: int, player: str | None,
                  source: str) -> None:
@@ -141,8 +132,6 @@ class SegmentStream:
         self._voicing_frames = 0
         # (segment, start) of the last pause in the voice only decided at
         self._unvoiced: tuple[int, int] | None = None
-        # (segment, sample) where a pause in it was decided with nothing found
-        self._heard_to: tuple[int, int] | None = None
 
     @property
     def watermark(self) -> float:
@@ -236,9 +225,6 @@ class SegmentStream:
                       max(sg.current_first, sg.current_speech))
         out = self._decode(seg, pause=True,
                            accept=eng.backing.pause_accept if stage == 1 else eng.backing.accept)
-        if not out:
-            out = self._tail(seg)
-            self._heard_to = (seg.first, pause[1])
         if out:
             self._decided_now(out)
         if latest is not None:
@@ -262,27 +248,7 @@ class SegmentStream:
             seg = Segment(seg.samples[rest:], seg.first + rest, max(seg.speech_first,
                                                                      seg.first + rest))
             self._rest_of = seg.first
-        out = self._decode(seg)
-        if not any(u.kind != UtteranceKind.UNKNOWN for u in out):
-            out = self._tail(seg) or out
-        return out
-
-    def _tail(self, seg) -> list[Utterance]:
-        """What ``seg`` holds after a pause in it that was decided with nothing found
-        (``TAIL_MIN`` or more of it), decided alone, for calls and shouts only."""
-        if self._heard_to is None or self._heard_to[0] != seg.first:
-            return []
-        at = self._heard_to[1] - seg.first
-        if at <= 0 or len(seg.samples) - at < self.TAIL_MIN * self.engine.rate:
-            return []
-        tail = Segment(seg.samples[at:], seg.first + at, max(seg.speech_first, seg.first + at))
-        out = self._decode(tail, pause=True)
-        if out:
-            # what came before the pause, read whole as at a close, may be a partial call
-            # ("king of ... three of diamonds"), never decided at a pause
-            head = Segment(seg.samples[:at], seg.first, seg.speech_first)
-            out = [u for u in self._decode(head) if u.kind == UtteranceKind.PARTIAL] + out
-        return out
+        return self._decode(seg)
 
     def _early(self) -> list[Utterance]:
         eng, sg, rate = self.engine, self.segmenter, self.engine.rate
