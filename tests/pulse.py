@@ -43,7 +43,8 @@ a ``parec`` on the sink's monitor and returns a ``Recording`` whose ``stop()`` r
 samples. ``add_sink(name, channels)`` makes another sink (and ALSA device) at run time;
 ``add_split_sink(name, [dev1, dev2, ...])`` makes one whose channel k is the mono device
 dev<k+1> (``split(sink, {dev: k})`` does it for a sink there already): separate microphones
-fed, to the sample, by one file.
+fed, to the sample, by one file. ``unplug(dev)`` and ``plug(dev)`` take such a mic away and
+bring it back; ``crash()`` and ``restart()`` kill the server and start it again.
 
 The recipe (what works on these machines): ``pulseaudio --daemonize=no -n -F minimal.pa
 --exit-idle-time=-1 --disallow-exit --use-pid-file=no`` as root, stdin from /dev/null, log to
@@ -180,6 +181,7 @@ class PulseServer:
               default_sink: str | None = None, default_source: str | None = None) -> None:
         """Start the server with these ``(name, channels)`` null sinks, and wait until
         it is ready."""
+        self._started = (list(sinks), rate, default_sink, default_source)
         for tool in ("pulseaudio", "pactl", "paplay", "parec"):
             if shutil.which(tool) is None:
                 raise PulseError(f"{tool} is not installed (apt pulseaudio pulseaudio-utils)")
@@ -237,6 +239,42 @@ class PulseServer:
                 self._proc.kill()
                 self._proc.wait()
         self._proc = None
+
+    def crash(self) -> None:
+        """Kill the server with SIGKILL, as a crash: every stream on it ends."""
+        self._proc.kill()
+        self._proc.wait()
+        self._proc = None
+        self.stop()         # its keep-alive players and readers
+
+    def restart(self) -> None:
+        """Start the server again after :meth:`crash`, with the same sinks and split
+        sources (at the same socket, so clients that reconnect find it)."""
+        _, rate, default_sink, default_source = self._started
+        sinks = [(s.name, s.channels) for s in self.sinks.values()]   # those added later too
+        splits = dict(self.split_sources)
+        self.sinks, self.split_sources = {}, {}
+        self.start(sinks, rate, default_sink, default_source)
+        for sink in dict.fromkeys(v[0] for v in splits.values()):
+            self.split(sink, {src: k for src, (s, k) in splits.items() if s == sink})
+
+    def unplug(self, source: str) -> None:
+        """Unload a split source (``split``), as a mic unplugged: the server moves the
+        streams that read it to the default source."""
+        mods = self._pactl("list", "modules", "short").stdout.splitlines()
+        ids = [m.split()[0] for m in mods if f"source_name={source} " in m + " "]
+        if len(ids) != 1:
+            raise PulseError(f"no single module for source {source}: {ids}")
+        self._pactl("unload-module", ids[0])
+        reader = self._keepalive.pop(source, None)
+        if reader is not None:
+            reader.kill()
+            reader.wait()
+
+    def plug(self, source: str) -> None:
+        """Load an unplugged split source again."""
+        sink, k = self.split_sources.pop(source)
+        self.split(sink, {source: k})
 
     def __enter__(self) -> "PulseServer":
         return self

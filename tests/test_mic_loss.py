@@ -1,0 +1,134 @@
+"""A microphone lost and back, through a real PulseAudio server of this module's own (it is
+crashed and restarted here): the lost mic is told, its channel is silence while it is out
+(though the server moves its stream to the default source, which here carries a tone), the
+other mics go on, and when it is back its samples are on the shared clock again."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from pulse import PulseServer
+from test_mic import beeps_wav, capture, onsets
+
+from referee.audio.mic import Input, MicrophoneSource
+from referee.audio.wav import write_wav
+
+pytestmark = pytest.mark.live
+RATE = 16000
+MICS = {"ann": "lossy_ann", "bob": "lossy_bob"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A private server (the session's is left alone): ``lossy`` split into two mics; the
+    default source is ``mic1``'s monitor."""
+    srv = PulseServer(tmp_path_factory.mktemp("lossy-pulse"))
+    saved = {k: os.environ.get(k) for k in srv.client_env}
+    os.environ.update(srv.client_env)
+    try:
+        srv.start([("mic1", 1), ("speaker", 2)], default_sink="speaker",
+                  default_source="mic1.monitor")
+        srv.add_split_sink("lossy", list(MICS.values()))
+        if "sounddevice" in sys.modules:
+            srv.refresh_sounddevice()
+        yield srv
+    finally:
+        srv.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if "sounddevice" in sys.modules:
+            PulseServer.refresh_sounddevice()
+
+
+def both_beeps(path, at):
+    """A 2-channel file: the same beeps in both channels (both mics hear them at once)."""
+    x = np.zeros(int((max(at) + 0.6) * RATE), np.float64)
+    for a in at:
+        t = np.arange(int(0.2 * RATE)) / RATE
+        x[int(a * RATE):int(a * RATE) + len(t)] = 0.5 * np.sin(2 * np.pi * 800 * t)
+    write_wav(path, np.stack([x, x], axis=1), RATE)
+    return path
+
+
+def source(changes, told):
+    return MicrophoneSource(inputs=[Input(MICS["ann"]), Input(MICS["bob"])],
+                            players=["ann", "bob"], notify=told.append, on_change=changes.append)
+
+
+def wait(pred, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_an_unplugged_mic_is_silence_until_it_is_back_on_the_clock(server, tmp_path):
+    changes, told = [], []
+    src = source(changes, told)
+    tone = beeps_wav(tmp_path / "tone.wav", at=(0.2,), seconds=1.5)
+    beeps = both_beeps(tmp_path / "both.wav", at=(0.3,))
+    marks = {}
+
+    def act():
+        time.sleep(2.0)                       # lined up
+        server.unplug(MICS["bob"])
+        wait(lambda: any(c.lost for c in changes))
+        server.play(tone, "mic1")             # the default source, where bob's stream went
+        server.play(beeps, "lossy")           # ann still hears; bob's mic is unplugged
+        server.plug(MICS["bob"])
+        wait(lambda: any(not c.lost for c in changes))
+        marks["back"] = next(c.at for c in changes if not c.lost)
+        server.play(beeps, "lossy")           # both hear it, on one clock
+
+    x = capture(src, act, after=1.0)          # capture checks every channel is gapless
+    lost = [c for c in changes if c.lost]
+    back = [c for c in changes if not c.lost]
+    assert [(c.stream, c.why) for c in lost] == [("bob", "its source lossy_bob went away")], changes
+    assert [c.stream for c in back] == ["bob"] and back[0].at > lost[0].at
+    assert any(t.startswith("lost bob's microphone (its source lossy_bob went away)") for t in told), told
+    assert "listening again on bob's microphone" in told
+    a, b = lost[0].at, back[0].at
+    ia, ib = int(a * RATE) + RATE // 10, int(b * RATE)
+    assert np.abs(x[1][ia:ib]).max() == 0.0           # not the tone of the default source
+    assert np.abs(x[0][ia:ib]).max() > 0.1            # ann's mic heard the beeps meanwhile
+    on_ann, on_bob = onsets(x[0]), onsets(x[1][ib:])
+    assert len(on_bob) == 1, on_bob
+    after = [t for t in on_ann if t > b]
+    assert len(after) == 1, on_ann
+    assert abs(after[0] - (b + on_bob[0])) < 0.005, (after, b + on_bob[0])   # one clock again
+
+
+def test_the_audio_server_crashing_and_coming_back(server, tmp_path):
+    changes, told = [], []
+    src = source(changes, told)
+    beeps = both_beeps(tmp_path / "both.wav", at=(0.3,))
+
+    def act():
+        time.sleep(2.0)
+        server.crash()
+        wait(lambda: len([c for c in changes if c.lost]) == 2)
+        time.sleep(1.5)                       # a while with no server at all
+        server.restart()
+        wait(lambda: len([c for c in changes if not c.lost]) == 2, timeout=20)
+        time.sleep(0.5)
+        server.play(beeps, "lossy")
+
+    x = capture(src, act, after=1.0)
+    assert sorted((c.stream, c.lost, c.why) for c in changes) == [
+        ("ann", False, ""), ("ann", True, "the audio server went away"),
+        ("bob", False, ""), ("bob", True, "the audio server went away")], changes
+    back = max(c.at for c in changes if not c.lost)
+    on = [[t for t in onsets(x[ch]) if t > back] for ch in (0, 1)]
+    assert len(on[0]) == 1 and len(on[1]) == 1, on
+    assert abs(on[0][0] - on[1][0]) < 0.005, on
+    # the clock went on through the time with no server: the channels reach the end together
+    assert abs(len(x[0]) - len(x[1])) == 0
