@@ -132,3 +132,75 @@ def test_the_audio_server_crashing_and_coming_back(server, tmp_path):
     assert abs(on[0][0] - on[1][0]) < 0.005, on
     # the clock went on through the time with no server: the channels reach the end together
     assert abs(len(x[0]) - len(x[1])) == 0
+
+
+def test_a_game_goes_on_through_a_mic_unplugged_and_the_server_restarting(server, tmp_path):
+    """``referee play`` on the real recogniser: bob's mic is unplugged for a round (what the
+    server then feeds his stream, a call into the default source, is not taken for his),
+    comes back for the next; then the audio server crashes and comes back for the last."""
+    from live_game import Referee, journal_lines, voice_wav
+
+    def says(who, text, mic):
+        wav = voice_wav(tmp_path, who, text)
+        if mic == "default":
+            server.play(wav, "mic1")
+        else:
+            server.play(wav, "lossy", channel=list(MICS).index(mic))
+
+    def deal(card, n):
+        ref.type(card)
+        ref.wait_for(lambda r: sum(f'"card":"{card}"' in x for x in path().read_text().splitlines()) == 1,
+                     10, f"deal {card}")
+        time.sleep(0.3)
+
+    data = tmp_path / "data"
+    ref = Referee("play", "stroop", "--players", "ann,bob", "--channels", "ann,bob", "--devices",
+                  *MICS.values(), "--json", "--speak-to", "speakers", "--engine", "pocketsphinx",
+                  data=data, env=server.env)
+    path = lambda: journal_lines(data)[0]      # noqa: E731
+    try:
+        ref.wait_err("referee: journal ", 60)
+        ref.wait_err("microphones lined up", 10)
+        server.unplug(MICS["bob"])
+        ref.wait_err("Lost Bob's microphone.", 10)
+        deal("7D", 1)
+        says("bob", "two of clubs", "default")     # where bob's stream was moved: not his mic
+        says("ann", "two of clubs", "ann")
+        r1 = ref.wait_objects("round", 1, 20)[0]
+        ref.wait_err("Bob's microphone was out: Bob may have called.", 10)
+        server.plug(MICS["bob"])
+        ref.wait_err("Listening again on Bob's microphone.", 15)
+        deal("KD", 2)
+        says("bob", "ace of clubs", "bob")
+        r2 = ref.wait_objects("round", 2, 20)[1]
+        server.crash()
+        ref.wait_err("Lost Ann's microphone.", 10)
+        ref.wait_err("Lost Bob's microphone.", 10, count=2)
+        time.sleep(1.0)
+        server.restart()
+        ref.wait_err("Listening again on Ann's microphone.", 20)
+        ref.wait_err("Listening again on Bob's microphone.", 20, count=2)
+        deal("9H", 3)
+        says("ann", "two of clubs", "ann")
+        r3 = ref.wait_objects("round", 3, 20)[2]
+        ref.type("end")
+        final = ref.wait_objects("final", 1, 20)[0]
+        assert ref.finish() == 0, ref.stderr
+    finally:
+        ref.kill()
+    assert "Traceback" not in ref.stderr, ref.stderr
+    # the voice went with the server, and came back with it
+    assert "audio output lost" in ref.stderr and "audio output is back" in ref.stderr, ref.stderr
+    assert (r1["top"], r1["winner"]) == ("7D", "ann"), (r1, ref.stderr)
+    assert (r2["top"], r2["winner"]) == ("KD", "bob"), (r2, ref.stderr)
+    assert (r3["top"], r3["winner"]) == ("9H", "ann"), (r3, ref.stderr)
+    assert final["scores"] == {"ann": 2, "bob": 1}, final
+    _, lines = journal_lines(data)
+    assert not [o for o in lines if o["type"] == "call" and o["player"] == "bob" and o["start"] < r2_start(lines)]
+    notes = [o["text"] for o in lines if o["type"] == "note"]
+    assert sum("microphone lost" in n for n in notes) == 3 and sum("microphone back" in n for n in notes) == 3, notes
+
+
+def r2_start(lines):
+    """When the second card was dealt."""
+    return [o["at"] for o in lines if o["type"] == "deal"][1]

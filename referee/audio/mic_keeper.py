@@ -140,11 +140,9 @@ class Keeper:
             if name is None:
                 self.lose(i, "the audio server ended its stream", now)
             elif name != self.source_name[i]:
-                if self.source_name[i] in snap.sources.values():
-                    self.source_name[i] = name      # moved by hand, its source still there
-                    self.src._say(f"{self.src._input_label(i)}'s microphone now reads {name}")
-                else:
-                    self.lose(i, f"its source {self.source_name[i]} went away", now)
+                # the server moves a stream when its source goes (the move is seen before the
+                # source is gone); moved by hand, it is taken back when tried again
+                self.lose(i, f"its source {self.source_name[i]} went away", now)
 
     # -- lost -----------------------------------------------------------------------
     def lose(self, i: int, why: str, now: float) -> None:
