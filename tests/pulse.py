@@ -60,10 +60,12 @@ the sounddevice stream, with no remixing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -425,6 +427,27 @@ class PulseServer:
         dst = self.workdir / f"spread{self._count}.wav"
         write_wav(dst, out, rate)
         return dst
+
+
+@contextlib.contextmanager
+def serving(server: PulseServer, sinks: list[tuple[str, int]], **start: str):
+    """``server`` started with ``sinks`` (``start``: default_sink, default_source), with its
+    client variables in ``os.environ`` (sounddevice, if imported already, lists its devices
+    again) until the block ends; then stopped, the variables as they were."""
+    saved = {k: os.environ.get(k) for k in server.client_env}
+    os.environ.update(server.client_env)
+    try:
+        server.start(sinks, **start)
+        if "sounddevice" in sys.modules:  # imported before the server ran: re-list devices
+            server.refresh_sounddevice()
+        yield server
+    finally:
+        server.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def espeak(text: str, path: str | os.PathLike, voice: str = "en-us", speed: int = 150,

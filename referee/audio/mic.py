@@ -292,7 +292,7 @@ class MicrophoneSource:
                 item = ()
             if item:
                 i, _, data, now, mono = item
-                self.keeper.seen(i, mono)
+                self.keeper.seen(i, data.shape[0], now, mono)
                 self._counts[i] += data.shape[0]
                 self._seen[i] += 1
                 had = self._counts[i] / self._rates[i]

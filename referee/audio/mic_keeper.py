@@ -36,7 +36,8 @@ class Keeper:
 
     def __init__(self, source: Any, watch: Any, on_change: Callable[[MicChange], None] | None,
                  stall_seconds: float = 1.0, retry_seconds: float = 1.0,
-                 place_blocks: int = 20, check_seconds: float = 2.0) -> None:
+                 place_blocks: int = 20, check_seconds: float = 2.0,
+                 refine_blocks: int = 200) -> None:
         self.src = source
         self.watch = watch
         self.on_change = on_change
@@ -44,6 +45,7 @@ class Keeper:
         self.retry_seconds = retry_seconds
         self.place_blocks = place_blocks
         self.check_seconds = check_seconds
+        self.refine_blocks = refine_blocks
         n = len(source.inputs)
         self.state = [OK] * n
         self.output: list[int | None] = [None] * n   # the server's index of each stream
@@ -53,6 +55,12 @@ class Keeper:
         self._had = [0] * n
         self._zero = [float("inf")] * n       # a reopened stream's sample 0, monotonic clock
         self._zero_stream = [float("inf")] * n    # ... and on PortAudio's stream clock
+        self._refine = [0] * n      # deliveries of a placed stream still used to refine it
+        self._placed_at = [0.0] * n     # the sample 0 estimate it was placed by
+        self._ref: list[tuple[float, float]] = [(0.0, 0.0)] * n
+        """Each input's sample 0 estimate (lined-up clock, monotonic clock) when it was lost:
+        a reopened stream is placed against these (the live ones would take in its own
+        deliveries)."""
         self._poked = False
         self._next_check = time.monotonic() + check_seconds
         self._next_try = 0.0
@@ -93,9 +101,34 @@ class Keeper:
             self.watch.close()
 
     # -- each pass of the source's loop -------------------------------------------------
-    def seen(self, i: int, mono: float) -> None:
-        """Input ``i`` delivered samples at ``mono`` (taken in its callback)."""
+    def seen(self, i: int, frames: int, now: float, mono: float) -> None:
+        """Input ``i`` delivered ``frames`` samples at ``mono`` (taken in its callback;
+        ``now``: PortAudio's stream time). A stream placed after its return is placed again
+        while its estimate of sample 0 improves: the samples that would overlap what was
+        given out already are left out (a millisecond or so, once or twice)."""
         self.last_seen[i] = mono
+        if self._refine[i] <= 0:
+            return
+        self._refine[i] -= 1
+        zero = self._estimate(i, frames, now, mono)
+        early = int(round((self._placed_at[i] - zero) * self.src._rates[i]))
+        if early > 0:
+            self.src._counts[i] -= early
+            self._placed_at[i] = zero
+
+    def _estimate(self, i: int, frames: int, now: float, mono: float) -> float:
+        """Take a reopened stream's delivery into its estimate of sample 0; the estimate,
+        on the clock the devices were lined up by."""
+        src = self.src
+        rate = src._rates[i]
+        self._had[i] += frames
+        self._zero[i] = min(self._zero[i], mono - self._had[i] / rate)
+        if now > 0:
+            self._zero_stream[i] = min(self._zero_stream[i], now - self._had[i] / rate)
+        lined_up, mono_ref = self._ref[i]
+        if src._no_stream_time or self._zero_stream[i] == float("inf") or lined_up == float("inf"):
+            return self._zero[i] - mono_ref
+        return self._zero_stream[i] - lined_up
 
     def placing(self, i: int) -> bool:
         return self.state[i] == PLACING
@@ -129,7 +162,7 @@ class Keeper:
     def _check_server(self, now: float) -> None:
         if self.watch is None or not any(o is not None for o in self.output):
             return
-        snap = self.watch.snapshot()
+        snap = self.watch.snapshot() or self.watch.snapshot()   # once more: a busy server, not gone
         for i, out in enumerate(self.output):
             if out is None or self.state[i] == LOST:
                 continue
@@ -155,6 +188,9 @@ class Keeper:
                 st.close()
             except Exception:  # noqa: BLE001 - a dead device may fail to close; it is dropped
                 pass
+        if self.state[i] == OK:
+            self._ref[i] = (src._zeros[i], src._zero_mono[i])
+        self._refine[i] = 0
         self.state[i] = LOST
         self.output[i] = None
         self._next_try = now + self.retry_seconds
@@ -211,18 +247,12 @@ class Keeper:
         src = self.src
         rate = src._rates[i]
         self.last_seen[i] = mono
-        self._had[i] += data.shape[0]
         self._held[i].append(data)
-        self._zero[i] = min(self._zero[i], mono - self._had[i] / rate)
-        if now > 0:
-            self._zero_stream[i] = min(self._zero_stream[i], now - self._had[i] / rate)
+        zero = self._estimate(i, data.shape[0], now, mono)
         if len(self._held[i]) < self.place_blocks:
             return []
-        # on the clock the devices were lined up by (the stream's, unless it had none)
-        old, new = src._zeros[i], self._zero_stream[i]
-        if src._no_stream_time or new == float("inf") or old == float("inf"):
-            old, new = src._zero_mono[i], self._zero[i]
-        base = int(round((new - old) * rate))
+        base = int(round(zero * rate))
+        self._placed_at[i], self._refine[i] = zero, self.refine_blocks
         end = base + self._had[i]
         src._counts[i] = end
         first = max(base, src._emitted[i])

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     log = lambda line: print(f"bench-reliability: {line}", file=sys.stderr, flush=True)  # noqa: E731
     work = Path(tempfile.mkdtemp(prefix="referee-reliability-"))
+    log(f"working in {work}")
     started = time.monotonic()
     L = [HEADING, "", _command(args), ""]
     from referee.lab.bench.kill_resume import CHANNELS, recorded_game
@@ -136,7 +137,10 @@ def _kills(work: Path, wav: Path, kills: int, seed: int, log) -> list[str]:
          f"then `referee resume --audio` on the same file:", "",
          "| Kills | Same rounds and scores | Had ended before the kill | Different or failed |",
          "|---|---|---|---|",
-         f"| {r.kills} | {r.same} | {r.ended_first} | {len(r.failures)} |", ""]
+         f"| {r.kills} | {r.same} | {r.ended_first} | {len(r.failures)} |", "",
+         f"{r.named} kill(s) came before the game's first event: plain `referee resume` passes "
+         "a journal holding only its game line over, so those were resumed by naming the "
+         "journal (`referee resume JOURNAL --audio GAME.wav`).", ""]
     L += [f"- {f}" for f in r.failures[:10]]
     return L + ([""] if r.failures else [])
 
