@@ -21,6 +21,7 @@ import datetime as _dt
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -83,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if "long" in parts:
         L += _long(wav, CHANNELS.split(","), args.hours, log)
     L[2] += f" It took {(time.monotonic() - started) / 60:.1f} minutes."
+    shutil.rmtree(work, ignore_errors=True)
     out = Path(args.out)
     report.write_section(out, "\n".join(L).rstrip("\n") + "\n", HEADING)
     log(f"wrote the {HEADING[2:]} section of {out}")
