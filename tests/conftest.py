@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "helpers"))
 
-from pulse import PulseServer  # noqa: E402
+from pulse import PulseServer, serving  # noqa: E402
 
 #: The session's test sinks: see tests/helpers/pulse.py.
 PULSE_SINKS = [("mic1", 1), ("table3", 3), ("dealer", 1), ("ann", 1), ("bob", 1),
@@ -24,20 +24,8 @@ def pulse(tmp_path_factory):
     (see tests/helpers/pulse.py); ``PULSE_SERVER`` and ``ALSA_CONFIG_PATH`` are set in
     ``os.environ`` while it runs."""
     server = PulseServer(tmp_path_factory.mktemp("pulse"))
-    saved = {k: os.environ.get(k) for k in server.client_env}
-    os.environ.update(server.client_env)
-    try:
-        server.start(PULSE_SINKS, default_sink="speaker", default_source="mic1.monitor")
-        if "sounddevice" in sys.modules:  # imported before the server ran: re-list devices
-            server.refresh_sounddevice()
+    with serving(server, PULSE_SINKS, default_sink="speaker", default_source="mic1.monitor"):
         yield server
-    finally:
-        server.stop()
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 def pytest_collection_modifyitems(config, items):

@@ -14,10 +14,12 @@ GAME.wav`` the file's channels are the named mics, in order.
 from __future__ import annotations
 
 import argparse
+import queue
 from typing import Callable, Iterator
 
 from referee.core.errors import RefereeError
 from referee.core.events import Heard, Utterance
+from referee.core.mics import MicChange
 
 #: What each game listens for (grammar kinds).
 KINDS = {
@@ -54,13 +56,16 @@ class ListeningError(RefereeError, ValueError):
 
 class Listening:
     """An open recogniser + source + listener. ``events`` is iterated once (in any one
-    thread); ``stop()`` ends it from another; ``clock()`` is the audio clock now."""
+    thread); ``stop()`` ends it from another; ``clock()`` is the audio clock now. With
+    ``changes`` (a queue the microphones put :class:`MicChange` objects in), each mic lost
+    or back is among the events, as soon as the next event after it."""
 
-    def __init__(self, listener, source, engine: str) -> None:
+    def __init__(self, listener, source, engine: str, changes: queue.SimpleQueue | None = None) -> None:
         self.listener = listener
         self.source = source
         self.engine = engine
-        self.events: Iterator[Utterance | Heard] = listener.events()
+        self.events: Iterator[Utterance | Heard | MicChange] = (
+            listener.events() if changes is None else _with_changes(listener.events(), changes))
 
     def clock(self) -> float:
         return self.listener.clock()
@@ -73,6 +78,13 @@ class Listening:
         close = getattr(self.source, "close", None)
         if close is not None:
             close()
+
+
+def _with_changes(events: Iterator, changes: queue.SimpleQueue) -> Iterator:
+    for event in events:
+        while not changes.empty():
+            yield changes.get()
+        yield event
 
 
 def device_list(value: str | list[str] | None, mics: int) -> list[str]:
@@ -109,6 +121,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     except (EngineError, GrammarError) as e:
         raise ListeningError(str(e)) from None
     audio = getattr(args, "audio", None)
+    changes = None
     if audio:
         from referee.audio.recording import RecordingSource
 
@@ -125,6 +138,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         if devices and numbers is None and len(devices) != len(channels):
             raise ListeningError(f"--devices names {len(devices)} device(s) for "
                                  f"{len(channels)} mics ({', '.join(channels)})")
+        changes = queue.SimpleQueue()
         try:
             if numbers is not None:
                 inputs = plan_inputs(devices or None, numbers)
@@ -133,11 +147,11 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
             else:
                 inputs = [Input(None, tuple(range(len(channels))))]
             source = MicrophoneSource(inputs=inputs, players=channels, rate=recogniser.rate,
-                                      notify=notify)
+                                      notify=notify, on_change=changes.put)
             source.start()
         except MicError as e:
             hint = "" if NO_INPUT_HINT in str(e) else (
                 " (microphones: `referee listen --list-devices` shows what there is; --devices "
                 "picks them; --audio FILE.wav referees a recording instead)")
             raise ListeningError(f"{e}{hint}") from None
-    return Listening(Listener(source, recogniser), source, recogniser.description)
+    return Listening(Listener(source, recogniser), source, recogniser.description, changes)

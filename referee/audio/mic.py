@@ -30,8 +30,10 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
+from referee.audio.mic_keeper import Keeper
 from referee.audio.pulse_source import real_channels
 from referee.core.errors import RefereeError
+from referee.core.mics import MicChange
 
 
 #: Seconds of audio in each block a microphone delivers.
@@ -126,7 +128,11 @@ class MicrophoneSource:
     buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
     times, and too little loses audio when the machine is busy (``overflows``). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
-    are lined up, where each was placed; and whenever input has overflowed. Iterate (from
+    are lined up, where each was placed; whenever input has overflowed; and when a device is
+    lost or back. A lost device's channels get silence until it is back, and ``on_change``
+    gets a :class:`~referee.core.mics.MicChange` for each (:mod:`referee.audio.mic_keeper`);
+    ``watch``: a :class:`~referee.audio.pulse_watch.PulseWatch` telling which source each
+    stream reads, None for none, "auto" for the server's if one answers. Iterate (from
     one thread) to get blocks; ``stop()`` (from any thread) ends the iteration. Use as a
     context manager, or ``start()``/``close()``.
     """
@@ -134,8 +140,9 @@ class MicrophoneSource:
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
                  block_seconds: float = BLOCK_SECONDS, align_blocks: int = 20,
-                 latency: float | str = 0.2, notify: Callable[[str], None] | None = None
-                 ) -> None:
+                 latency: float | str = 0.2, notify: Callable[[str], None] | None = None,
+                 on_change: Callable[[MicChange], None] | None = None, watch: Any = "auto",
+                 retry_seconds: float = 1.0) -> None:
         self._sd_arg = sd
         self.inputs = list(inputs)
         if not self.inputs:
@@ -160,6 +167,8 @@ class MicrophoneSource:
         n_in = len(self.inputs)
         self._offsets: list[int | None] = [None] * n_in
         self._counts = [0] * n_in  # samples received per input
+        self._emitted = [0] * n_in  # samples of each input given out as blocks (or silence)
+        self._gen = [0] * n_in  # each input's stream: a reopened one is the next
         # min(arrival - received/rate) per input, by PortAudio's stream clock and by
         # time.monotonic() (taken in the callback): the first unless some callback had no
         # stream time (a host API without one), as two clocks cannot be compared
@@ -175,21 +184,34 @@ class MicrophoneSource:
         self._overflowed = [0] * n_in  # callbacks that reported lost input, per input
         self._told = 0  # overflows already told to notify
         self.notify = notify
+        self._watch = watch
+        self._on_change = on_change
+        self._retry_seconds = retry_seconds
+        self.keeper: Keeper | None = None
 
     # -- life cycle -----------------------------------------------------------
     def start(self) -> "MicrophoneSource":
         sd = self._sd = _sounddevice(self._sd_arg)
+        if self._watch == "auto":
+            from referee.audio.pulse_watch import PulseWatch
+            self._watch = PulseWatch.find()
+        self.keeper = Keeper(self, self._watch, self._on_change,
+                             retry_seconds=self._retry_seconds)
         try:
             for i, inp in enumerate(self.inputs):
+                before = self.keeper.before_open()
                 self._streams.append(self._open(sd, i, inp))
-            for s in self._streams:
-                s.start()
+                self._streams[-1].start()
+                self.keeper.opened(i, before)
+            self.keeper.start()
         except Exception:
             self.close()
             raise
         return self
 
-    def _open(self, sd: Any, i: int, inp: Input) -> Any:
+    def _open(self, sd: Any, i: int, inp: Input, rates: Sequence[int] | None = None) -> Any:
+        """Input ``i``'s stream, at the first of ``rates`` it takes (default: the source's
+        rate, else the device's own)."""
         try:
             info = sd.query_devices(inp.device, "input")
         except Exception as e:
@@ -208,25 +230,28 @@ class MicrophoneSource:
                            f"channel {need} was asked for")
         device = inp.device
         last_error: Exception | None = None
-        for rate in dict.fromkeys([self.rate, int(info["default_samplerate"])]):
+        for rate in rates or dict.fromkeys([self.rate, int(info["default_samplerate"])]):
             try:
                 stream = sd.InputStream(
                     device=device, channels=need, samplerate=rate, dtype="int16",
                     blocksize=max(1, int(round(rate * self.block_seconds))),
-                    latency=self.latency, callback=self._callback(i))
+                    latency=self.latency, callback=self._callback(i, self._gen[i]))
             except Exception as e:  # sd.PortAudioError, ValueError
                 last_error = e
                 continue
-            self._rates.append(rate)
+            if i == len(self._rates):
+                self._rates.append(rate)
             return stream
         raise MicError(f"cannot open input device {info['name']!r}: {last_error}")
 
-    def _callback(self, i: int):
+    def _callback(self, i: int, gen: int | None = None):
+        gen = self._gen[i] if gen is None else gen
+
         def callback(indata, frames, time_info, status) -> None:
             if status and status.input_overflow:
                 self._overflowed[i] += 1
             now = float(getattr(time_info, "currentTime", 0.0) or 0.0)
-            self._queue.put((i, indata.copy(), now, time.monotonic()))
+            self._queue.put((i, gen, indata.copy(), now, time.monotonic()))
         return callback
 
     def stop(self) -> None:
@@ -235,7 +260,11 @@ class MicrophoneSource:
 
     def close(self) -> None:
         self.stop()
+        if self.keeper is not None:
+            self.keeper.close()
         for s in self._streams:
+            if s is None:
+                continue
             try:
                 s.abort()  # drop what is buffered: stop() can wait on the host API
                 s.close()
@@ -262,8 +291,14 @@ class MicrophoneSource:
                 break
             if self.notify is not None and self.overflows > self._told:
                 self._tell_overflow()
+            if item and item[1] != self._gen[item[0]]:
+                item = ()       # the last deliveries of a stream closed as lost
+            if item and self.keeper.placing(item[0]):
+                yield from self.keeper.placed(item[0], item[2], item[3], item[4])
+                item = ()
             if item:
-                i, data, now, mono = item
+                i, _, data, now, mono = item
+                self.keeper.seen(i, data.shape[0], now, mono)
                 self._counts[i] += data.shape[0]
                 self._seen[i] += 1
                 had = self._counts[i] / self._rates[i]
@@ -273,9 +308,12 @@ class MicrophoneSource:
                 else:
                     self._no_stream_time = True
                 if self._held is None:
-                    yield from self._blocks(i, data, self._counts[i])
+                    yield from self._emit(i, data, self._counts[i])
+                    yield from self.keeper.tick()
                     continue
                 self._held.append((i, data, self._counts[i]))
+            elif self._held is None:
+                yield from self.keeper.tick()
             if self._held is not None and self._aligned():
                 held, self._held = self._held, None
                 if self.notify is not None:
@@ -284,7 +322,7 @@ class MicrophoneSource:
                         for i, (o, r) in enumerate(zip(self._offsets, self._rates))
                         if o is not None))
                 for i, data, count in held:
-                    yield from self._blocks(i, data, count)
+                    yield from self._emit(i, data, count)
 
     @property
     def overflows(self) -> int:
@@ -325,6 +363,25 @@ class MicrophoneSource:
             if z != float("inf"):
                 self._offsets[i] = int(round((z - origin) * self._rates[i]))
         return True
+
+    def _say(self, line: str) -> None:
+        if self.notify is not None:
+            self.notify(line)
+
+    def _emit(self, i: int, data: np.ndarray, count: int) -> list[Block]:
+        """Blocks of input ``i``'s samples whose last is the ``count``-th, cut or padded
+        with silence to follow on from what was given out already (after a lost device)."""
+        start = count - data.shape[0]
+        done = self._emitted[i]
+        out: list[Block] = []
+        if start > done:
+            out += self._blocks(i, np.zeros((start - done, data.shape[1]), np.int16), start)
+        elif start < done:
+            data = data[done - start:]
+        if data.shape[0]:
+            out += self._blocks(i, data, count)
+        self._emitted[i] = max(done, count)
+        return out
 
     def _blocks(self, i: int, data: np.ndarray, count: int) -> list[Block]:
         """Blocks of input ``i``'s callback whose last sample is the ``count``-th."""

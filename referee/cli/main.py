@@ -24,6 +24,7 @@ COMMANDS = {
     "bench-latency": "referee.lab.bench.verdict_latency",
     "bench-swoop": "referee.lab.bench.swoop",
     "bench-gops": "referee.lab.bench.gops_bench",
+    "bench-reliability": "referee.lab.bench.reliability",
 }
 
 

@@ -412,8 +412,14 @@ def run_resume(args: argparse.Namespace) -> int:
     except (JournalFileError, LogError, OSError) as e:
         print(f"referee resume: {e}", file=sys.stderr)
         return 2
-    setup = contents.objects[0].get("setup", {}) if contents.objects else {}
-    channels = _names(args.names) or setup.get("channels") or list(log.game.players)
+    from referee.app.journal_setup import check_channels, checked_setup
+    try:
+        setup = checked_setup(path, contents.objects, log.game)
+        channels = check_channels(_names(args.names) or setup.get("channels")
+                                  or list(log.game.players), log.game)
+    except RefereeError as e:       # SetupLineError: a field resume cannot use
+        print(f"referee resume: {e}", file=sys.stderr)
+        return 2
     if not args.devices and not args.audio and not args.names and not args.channels:
         args.devices = setup.get("devices")      # the mics the game was started with
         args.channels = setup.get("mic_channels")

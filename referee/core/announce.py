@@ -61,6 +61,10 @@ TEMPLATES = {
     # Both games
     "scores": "{standings}.",
     "new-game": "A new game starts.",
+    # Every game: a microphone's device lost and back (core/mics.py)
+    "mic-lost": "Lost {mic}. Trying to get it back.",
+    "mic-back": "Listening again on {mic}.",
+    "race-without-mic": "{player}'s microphone was out: {player} may have called.",
     # Goop
     "gooped": "{player} gooped!",
     "gooped-began-first": "{player} gooped! {player} began {margin} milliseconds sooner.",
@@ -89,7 +93,7 @@ SAMPLES = {
     "margin": "sixty", "amount": "twelve cards", "standings": "Bob has five, Ann has minus two",
     "order": "Cai first, then Bob, then Ann", "question": "Ann, how many cards are left in your Goop pile?",
     "top": "thirteen", "number": "twelve", "round": "three", "top_card": "queen of hearts",
-    "points": "one hundred and four points",
+    "points": "one hundred and four points", "mic": "Bob's microphone",
 }
 
 

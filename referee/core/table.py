@@ -30,8 +30,10 @@ from referee.core.games.soccer_events import SoccerPaused
 from referee.core.games.swoop_events import Paused as SwoopPaused
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
+from referee.core.mics import MicChange, MicsOut, mic_words
 from referee.core.numbers import parse_number
 from referee.core.rehear import Reheard
+from referee.core.spoken import spoken_name
 from referee.core.standing import score_sentence, standing, state
 from referee.core.table_options import TableOptions
 
@@ -109,6 +111,9 @@ class Table:
         """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         self.talk = self._gops_talk()
         """GOPS: reading bids and prizes, asking for missing ones."""
+        self.mics_out = MicsOut()
+        """Which mics' devices are lost, and were, for the races they might have joined."""
+        self._race_from = self.options.offset   # the open race (Stroop round, Goop hand) began
         rehear = bool(history) and self.options.rehear is not None
         self.reheard = Reheard(history, self.channels, self.game.time_key) if rehear else None
         if history:
@@ -126,10 +131,13 @@ class Table:
                 self.timer.start(self.now + settle)
 
     # --- Input --------------------------------------------------------------
-    def hear(self, event: Utterance | Heard) -> None:
+    def hear(self, event: Utterance | Heard | MicChange) -> None:
         """One event from the listener."""
         if isinstance(event, Heard):
             self._heard(event.stream, event.upto + self.options.offset)
+            return
+        if isinstance(event, MicChange):
+            self._mic_change(event)
             return
         u = event
         # Whole microseconds: the journal then holds exactly the times judged.
@@ -268,10 +276,27 @@ class Table:
             return
         if isinstance(happening, Deal):
             self.dealt.add(happening.card)
+            self._race_from = happening.at
         # Journaled before any of the verdicts it brings.
         if self.journal is not None:
             self.journal.append(encode(happening))
         self._emit(verdicts)
+
+    def _mic_change(self, c: MicChange) -> None:
+        """A mic's device lost or back: said at once, noted in the journal."""
+        at = round(c.at + self.options.offset, 6)
+        if c.stream not in self.channels or not self.mics_out.change(MicChange(c.stream, c.lost, at, c.why)):
+            return
+        what = "lost" if c.lost else "back"
+        self._note(f"{c.stream}'s microphone {what} at {at:.3f} s" + (f": {c.why}" if c.why else ""))
+        self._say(sentence("mic-lost" if c.lost else "mic-back", mic=mic_words(c.stream)), at=self.now,
+                  urgent=True, cuts_scores=False)
+
+    def _race_without(self, v) -> None:
+        """After a race is decided: name each player whose mic was out while it ran."""
+        for p in self.mics_out.missed_race(v, self._race_from, self.now, self.start.players):
+            self._note(f"{p}'s microphone was out during this race")
+            self._say(sentence("race-without-mic", player=spoken_name(p)), at=self.now)
 
     def _heard(self, stream: str, upto: float) -> None:
         if stream not in self.channels:
@@ -422,6 +447,8 @@ class Table:
                 self._dialogue(self.dialogue.opening)
             if isinstance(v, goop.HandOver):
                 self.dialogue = None
+                self._race_from = self.now
+            self._race_without(v)
             if isinstance(v, swoop.WentOut):
                 self.dialogue = swoop_talk.ReportDialogue(v.to_report, self.now, self.options.confirm)
                 self._dialogue(self.dialogue.opening)

@@ -110,6 +110,7 @@ class Speaker:
         """What went wrong with the voice or the output, in order."""
         self._wav = _WavSink(to) if self.mode == "wav" else None
         self._player = (player or CommandPlayer(device)) if self.mode == "live" else None
+        self._output_lost = False
         self._timeline = _Timeline()
         self._lock = threading.Condition()
         self._queue: list = []
@@ -336,10 +337,17 @@ class Speaker:
             finished = self._player.play(
                 audio, self._interrupt, lambda: self._record(item.n, start=self.clock()))
         except PlaybackError as e:
-            self._no_output(e)
+            # it worked before (start() checked): the audio server may be restarting, so
+            # each announcement tries again, and only the first failure is told
+            if not self._output_lost:
+                self._problem(f"audio output lost ({e}); announcements are printed until it is back")
+            self._output_lost = True
             self._record(item.n, start=None)
             return
         finally:
             with self._lock:
                 self._playing = None
+        if self._output_lost:
+            self._output_lost = False
+            print("referee: audio output is back", file=sys.stderr, flush=True)
         self._record(item.n, end=self.clock(), interrupted=not finished)

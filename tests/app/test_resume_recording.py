@@ -7,55 +7,32 @@ naming what differs."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from pulse import espeak
-
 from referee.audio.wav import read_pcm16, write_wav
+from referee.lab.bench.kill_resume import CHANNELS, recorded_game, referee
 
 RATE = 16000
-CHANNELS = "dealer,ann,bob"
-#: (channel, words, seconds): four rounds, a miscall in the first and the last; in the second
-#: ann's miscall ends first but is reported after bob's call
-LINES = [(0, "seven of diamonds", 0.5), (2, "queen of hearts", 2.5), (1, "two of clubs", 3.8),
-         (0, "four of spades", 6.0), (2, "nine of hearts", 8.0), (1, "jack of clubs", 8.02),
-         (0, "ten of clubs", 10.5), (1, "three of hearts", 12.3),
-         (0, "six of clubs", 15.0), (2, "eight of spades", 17.0), (1, "five of clubs", 17.2)]
 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    """The recording (each voice leaking into the other mics at -16 dB) and the journal of
-    an uninterrupted `referee play` of it."""
+    """The recording (the benchmark's: each voice leaking into the other mics at -16 dB) and
+    the journal of an uninterrupted `referee play` of it."""
     tmp = tmp_path_factory.mktemp("recorded")
-    parts = []
-    for ch, text, at in LINES:
-        x, _ = read_pcm16(espeak(text, tmp / f"{ch}_{at}.wav", lead_in=at))
-        parts.append((ch, x[:, 0] / 32768.0))
-    m = np.zeros((max(len(x) for _, x in parts) + RATE, 3))
-    for ch, x in parts:
-        for c in range(3):
-            m[:len(x), c] += x * (1.0 if c == ch else 0.15)
-    wav = tmp / "game.wav"
-    write_wav(wav, m, RATE)
+    wav = recorded_game(tmp / "game.wav")
     r = _referee(tmp / "whole", "play", "stroop", "--audio", str(wav), "--names", CHANNELS)
     assert r.wait(120) == 0, r.communicate()[1]
     return wav, _journal(tmp / "whole")
 
 
 def _referee(data: Path, *args: str) -> subprocess.Popen:
-    env = dict(os.environ, REFEREE_DATA=str(data))
-    return subprocess.Popen([sys.executable, "-m", "referee", *args, "--speak-to", "text",
-                             "--engine", "pocketsphinx"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return referee(data, *args, stdout=subprocess.PIPE)
 
 
 def _journal(data: Path) -> list[dict]:

@@ -43,7 +43,8 @@ a ``parec`` on the sink's monitor and returns a ``Recording`` whose ``stop()`` r
 samples. ``add_sink(name, channels)`` makes another sink (and ALSA device) at run time;
 ``add_split_sink(name, [dev1, dev2, ...])`` makes one whose channel k is the mono device
 dev<k+1> (``split(sink, {dev: k})`` does it for a sink there already): separate microphones
-fed, to the sample, by one file.
+fed, to the sample, by one file. ``unplug(dev)`` and ``plug(dev)`` take such a mic away and
+bring it back; ``crash()`` and ``restart()`` kill the server and start it again.
 
 The recipe (what works on these machines): ``pulseaudio --daemonize=no -n -F minimal.pa
 --exit-idle-time=-1 --disallow-exit --use-pid-file=no`` as root, stdin from /dev/null, log to
@@ -59,10 +60,12 @@ the sounddevice stream, with no remixing.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -180,6 +183,7 @@ class PulseServer:
               default_sink: str | None = None, default_source: str | None = None) -> None:
         """Start the server with these ``(name, channels)`` null sinks, and wait until
         it is ready."""
+        self._started = (list(sinks), rate, default_sink, default_source)
         for tool in ("pulseaudio", "pactl", "paplay", "parec"):
             if shutil.which(tool) is None:
                 raise PulseError(f"{tool} is not installed (apt pulseaudio pulseaudio-utils)")
@@ -237,6 +241,42 @@ class PulseServer:
                 self._proc.kill()
                 self._proc.wait()
         self._proc = None
+
+    def crash(self) -> None:
+        """Kill the server with SIGKILL, as a crash: every stream on it ends."""
+        self._proc.kill()
+        self._proc.wait()
+        self._proc = None
+        self.stop()         # its keep-alive players and readers
+
+    def restart(self) -> None:
+        """Start the server again after :meth:`crash`, with the same sinks and split
+        sources (at the same socket, so clients that reconnect find it)."""
+        _, rate, default_sink, default_source = self._started
+        sinks = [(s.name, s.channels) for s in self.sinks.values()]   # those added later too
+        splits = dict(self.split_sources)
+        self.sinks, self.split_sources = {}, {}
+        self.start(sinks, rate, default_sink, default_source)
+        for sink in dict.fromkeys(v[0] for v in splits.values()):
+            self.split(sink, {src: k for src, (s, k) in splits.items() if s == sink})
+
+    def unplug(self, source: str) -> None:
+        """Unload a split source (``split``), as a mic unplugged: the server moves the
+        streams that read it to the default source."""
+        mods = self._pactl("list", "modules", "short").stdout.splitlines()
+        ids = [m.split()[0] for m in mods if f"source_name={source} " in m + " "]
+        if len(ids) != 1:
+            raise PulseError(f"no single module for source {source}: {ids}")
+        self._pactl("unload-module", ids[0])
+        reader = self._keepalive.pop(source, None)
+        if reader is not None:
+            reader.kill()
+            reader.wait()
+
+    def plug(self, source: str) -> None:
+        """Load an unplugged split source again."""
+        sink, k = self.split_sources.pop(source)
+        self.split(sink, {source: k})
 
     def __enter__(self) -> "PulseServer":
         return self
@@ -387,6 +427,27 @@ class PulseServer:
         dst = self.workdir / f"spread{self._count}.wav"
         write_wav(dst, out, rate)
         return dst
+
+
+@contextlib.contextmanager
+def serving(server: PulseServer, sinks: list[tuple[str, int]], **start: str):
+    """``server`` started with ``sinks`` (``start``: default_sink, default_source), with its
+    client variables in ``os.environ`` (sounddevice, if imported already, lists its devices
+    again) until the block ends; then stopped, the variables as they were."""
+    saved = {k: os.environ.get(k) for k in server.client_env}
+    os.environ.update(server.client_env)
+    try:
+        server.start(sinks, **start)
+        if "sounddevice" in sys.modules:  # imported before the server ran: re-list devices
+            server.refresh_sounddevice()
+        yield server
+    finally:
+        server.stop()
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 def espeak(text: str, path: str | os.PathLike, voice: str = "en-us", speed: int = 150,
