@@ -70,9 +70,10 @@ END_OFFSET = {
 
 
 WORD_OFFSETS_PATH = Path(__file__).resolve().parents[2] / "models" / "timing-offsets.json"
-"""The same medians per word: a call's start by its rank word, its end by its suit word
-(``python -m referee.lab.bench.timing_dev --learn-words``): "ace" and "eight" begin on a
-vowel, sharp, "four", "five" and "three" on a weak fricative that lies long under the noise."""
+"""The same medians per word (``python -m referee.lab.bench.timing_dev --learn-words``): a
+call's start by its rank word ("ace" and "eight" begin on a vowel, sharp, "four", "five"
+and "three" on a weak fricative that lies long under the noise). The file has room for ends
+per suit word; it holds none (they timed no better: docs/timing.md)."""
 
 
 def word_offsets(path: Path = WORD_OFFSETS_PATH) -> dict:
