@@ -72,7 +72,10 @@ def test_a_swoop_round_on_one_shared_mic(mic, tmp_path):
                     return next((s for _, s in r.announcements()[seen:]
                                  if s.startswith(f"{who}, ") and s.endswith(" points.")), None)
 
-                ref.wait_for(lambda r: read_back(r) is not None, LAG, f"{who}'s read-back")
+                try:
+                    ref.wait_for(lambda r: read_back(r) is not None, LAG, f"{who}'s read-back")
+                except AssertionError:
+                    pass                                 # not heard at all: typed below
                 back = read_back(ref)
                 if back != f"{who}, {keys} points.":
                     typed.append(f"{who}: {text} (read back as {back!r})")
