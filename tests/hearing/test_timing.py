@@ -155,7 +155,7 @@ def test_a_call_is_timed_by_how_its_rank_word_begins(tmp_path):
             s, e = truth(x, RATE)
             s, e = s + 1.0, e + 1.0
             level = np.mean(x[np.abs(x) > 0.02 * np.abs(x).max()] ** 2) / 10 ** (snr / 10)
-            noise = [pink(n, k) * np.sqrt(level / np.mean(pink(n, k) ** 2)) for k in (4, 5)]
+            noise = [z * np.sqrt(level / np.mean(z ** 2)) for z in (pink(n, 4), pink(n, 5))]
             y = place(n, x, 1.0)
             audio = np.stack([y + noise[0], 0.1 * np.roll(y, 40) + 0.2 * noise[1]], axis=1)
             for by_word in (True, False):

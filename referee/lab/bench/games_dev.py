@@ -14,17 +14,12 @@ import argparse
 import json
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 from referee.core.cards import Card
-from referee.lab.bench import games, games_table
-from referee.lab.bench.games_run import default_dir, referee_one
-
-
-def _p90(xs: list[float]) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(0.9 * len(xs)))] if xs else float("nan")
+from referee.lab.bench import games
+from referee.lab.bench.games_report import p90_ms, timed
+from referee.lab.bench.games_run import build_games, default_dir, referee_games
 
 
 def summary(records: list[dict]) -> list[str]:
@@ -44,13 +39,13 @@ def summary(records: list[dict]) -> list[str]:
         f"{len(chat)}; calls nobody made {sum(rec['phantoms'] for rec in records)}"]
     for band, test in (("all", lambda s: True), (">=15 dB", lambda s: s >= 15),
                        ("<=10 dB", lambda s: s <= 10)):
-        hs = [c for c in calls if c["heard"] and test(c["snr"])]
+        hs = [c for c in timed(calls) if test(c["snr"])]
         st = [abs(c["start_err"]) * 1000 for c in hs]
         en = [abs(c["end_err"]) * 1000 for c in hs]
         if hs:
             lines.append(f"  {band:8s} n={len(hs):3d} |start| med {statistics.median(st):4.0f} "
-                         f"p90 {_p90(st):4.0f}  |end| med {statistics.median(en):4.0f} "
-                         f"p90 {_p90(en):4.0f}  end bias "
+                         f"p90 {p90_ms(hs, 'start_err'):4.0f}  |end| med "
+                         f"{statistics.median(en):4.0f} p90 {p90_ms(hs, 'end_err'):4.0f}  end bias "
                          f"{statistics.median(c['end_err'] for c in hs) * 1000:+.0f} ms")
     for rec in records:
         for r in rec["rounds"]:
@@ -94,18 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     if want and {s["id"] for s in specs} != want:
         p.error(f"not tuning games: {sorted(want - {s['id'] for s in specs})}")
     directory = default_dir(args.seed)
-    (directory / "utt").mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="referee-tts-") as td:
-        voices = games.Voices(directory / "utt", Path(td))
-        built = [games_table.build(s, directory, voices, args.seed) for s in specs]
-    work = [(g, directory / g.file, []) for g in built]
-    if args.jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
-            records = list(pool.imap(referee_one, work))
-    else:
-        records = [referee_one(w) for w in work]
+    built = build_games(specs, directory, args.seed)
+    records = referee_games(built, directory, [], args.jobs)
     if args.save:
         Path(args.save).write_text("".join(json.dumps(r) + "\n" for r in records))
     print("\n".join(summary(records)))

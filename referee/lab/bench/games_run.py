@@ -147,17 +147,53 @@ def referee_one(job: tuple[Game, Path, list[str]]) -> dict:
     return score(game, play(game, wav, extra))
 
 
+def build_games(specs: list[dict], directory: Path, seed: int, tick=None) -> list[Game]:
+    """The games of ``specs``, made (or read back) in ``directory``; ``tick(k, n)`` after each."""
+    from referee.lab.bench import games, games_table
+
+    (directory / "utt").mkdir(parents=True, exist_ok=True)
+    built = []
+    with tempfile.TemporaryDirectory(prefix="referee-tts-") as td:
+        voices = games.Voices(directory / "utt", Path(td))
+        for k, spec in enumerate(specs):
+            built.append(games_table.build(spec, directory, voices, seed))
+            if tick:
+                tick(k + 1, len(specs))
+    return built
+
+
+def referee_games(built: list[Game], directory: Path, extra: list[str], jobs: int = 1,
+                  tick=None) -> list[dict]:
+    """Each game of ``built`` (its WAV in ``directory``) refereed and scored, ``jobs`` at once,
+    one process each; ``tick(k, n)`` after each."""
+    work = [(game, directory / game.file, extra) for game in built]
+    if jobs <= 1:
+        done, pool = map(referee_one, work), None
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        done = pool.imap(referee_one, work)
+    records = []
+    try:
+        for k, rec in enumerate(done):
+            records.append(rec)
+            if tick:
+                tick(k + 1, len(work))
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    return records
+
+
 def run_games(args) -> int:
     """``referee bench --games [--quick] [--seed N] [--out FILE]``."""
     import datetime as _dt
     import shlex
     import sys
 
-    from referee.lab.bench import games
-
-    from referee.lab.bench import games_report
-
-    from referee.lab.bench import games_table
+    from referee.lab.bench import games, games_report
     from referee.lab.bench.report import write_section
     from referee.lab.bench.run import _machine, _progress
 
@@ -172,38 +208,14 @@ def run_games(args) -> int:
         return 0
     w0 = time.perf_counter()
     load = os.getloadavg()[0]
-    (directory / "utt").mkdir(parents=True, exist_ok=True)
     specs = games.plan(args.seed, quick=args.quick)
     print(f"referee bench: games in {directory} ({len(specs)} games)", file=sys.stderr)
-    built = []
-    tick = _progress("making games")
-    with tempfile.TemporaryDirectory(prefix="referee-tts-") as td:
-        voices = games.Voices(directory / "utt", Path(td))
-        for k, spec in enumerate(specs):
-            built.append(games_table.build(spec, directory, voices, args.seed))
-            tick(k + 1, len(specs))
+    built = build_games(specs, directory, args.seed, _progress("making games"))
     t_built = time.perf_counter() - w0
     extra = [x for opt in ("engine", "model") if getattr(args, opt, None)
              for x in (f"--{opt}", str(getattr(args, opt)))]
-    records = []
-    tick = _progress("refereeing games")
-    work = [(game, directory / game.file, extra) for game in built]
-    jobs = max(1, min(args.jobs or 1, len(work)))
-    if jobs == 1:
-        done = map(referee_one, work)
-    else:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("fork").Pool(jobs)
-        done = pool.imap(referee_one, work)
-    try:
-        for k, rec in enumerate(done):
-            records.append(rec)
-            tick(k + 1, len(built))
-    finally:
-        if jobs > 1:
-            pool.terminate()
-            pool.join()
+    jobs = max(1, min(args.jobs or 1, len(built)))
+    records = referee_games(built, directory, extra, jobs, _progress("refereeing games"))
     elapsed = time.perf_counter() - w0
     argv = (["--quick"] if args.quick else []) + \
         (["--jobs", str(args.jobs)] if args.jobs else []) + \
