@@ -177,6 +177,31 @@ def voiced(x: np.ndarray, rate: int, threshold: float = 0.5) -> np.ndarray:
     return (peak > threshold) & (level > level.max() - VOICED_SPAN_DB)
 
 
+def without_short_runs(mask: np.ndarray, shortest: int, keep: int = -1) -> np.ndarray:
+    """``mask`` with runs of True shorter than ``shortest`` cleared, but the one at ``keep``."""
+    m = np.concatenate([[False], mask, [False]]).astype(np.int8)
+    d = np.diff(m)
+    out = mask.copy()
+    for a, b in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
+        if b - a < shortest and not a <= keep < b:
+            out[a:b] = False
+    return out
+
+
+def voiced_groups(x: np.ndarray, rate: int, gap: float, steps: int = 3
+                  ) -> list[tuple[float, float]]:
+    """(start, end) seconds in ``x`` of its voiced stretches: ``steps`` or more voiced
+    10 ms steps in a row (:func:`voiced`; a click that rings at a pitch-like period is
+    voiced for one), unvoiced gaps up to ``gap`` seconds bridged. An end is that of the
+    last voiced step's 40 ms window."""
+    v = np.flatnonzero(without_short_runs(voiced(x, rate), steps))
+    if not len(v):
+        return []
+    size, hop = _pitch_window(rate)
+    groups = np.split(v, np.flatnonzero(np.diff(v) * hop > gap * rate) + 1)
+    return [(g[0] * hop / rate, (g[-1] * hop + size) / rate) for g in groups]
+
+
 class VoicelessRun:
     """How long the end of a growing stretch of audio has been without voice,
     worked out as it grows (each 10 ms step once).

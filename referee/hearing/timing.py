@@ -144,7 +144,7 @@ def edges(env: np.ndarray, lo: int, hi: int, peak_in: tuple[int, int], floor_mar
         thr = np.maximum(thr, leak + floor_margin)
     if thr[p] >= peak - 3:
         return None
-    above = _without_short_runs(env >= thr, MIN_RUN, p)
+    above = checks.without_short_runs(env >= thr, MIN_RUN, p)
     a = b = p
     i = p
     while i > lo:  # walk left, bridging short dips
@@ -174,7 +174,7 @@ def _voice(y: np.ndarray, rate: int, lo: int, hi: int, until: int | None = None
     step = 0.01  # checks.voiced: one decision per 10 ms, of a 40 ms window
     a, b = int(lo * HOP * rate), int(hi * HOP * rate)
     # a vowel is voiced for steps on end; a click that rings at a pitch-like period, for one
-    v = np.flatnonzero(_without_short_runs(checks.voiced(y[a:b], rate), VOICED_STEPS, -1))
+    v = np.flatnonzero(checks.without_short_runs(checks.voiced(y[a:b], rate), VOICED_STEPS, -1))
     if not len(v):
         return None
     groups = np.split(v, np.flatnonzero(np.diff(v) > VOICE_GAP / step) + 1)
@@ -185,17 +185,6 @@ def _voice(y: np.ndarray, rate: int, lo: int, hi: int, until: int | None = None
         groups = [g for g in groups if (g[-1] * step + 0.04) >= last] or groups
     g = max(groups, key=len)
     return a / rate + g[0] * step, a / rate + g[-1] * step + 0.04
-
-
-def _without_short_runs(mask: np.ndarray, shortest: int, keep: int) -> np.ndarray:
-    """``mask`` with runs of True shorter than ``shortest`` cleared, but the one at ``keep``."""
-    m = np.concatenate([[False], mask, [False]]).astype(np.int8)
-    d = np.diff(m)
-    out = mask.copy()
-    for a, b in zip(np.flatnonzero(d == 1), np.flatnonzero(d == -1)):
-        if b - a < shortest and not a <= keep < b:
-            out[a:b] = False
-    return out
 
 
 class CallTimer:

@@ -126,3 +126,13 @@ def test_subtraction_leaves_audio_alone_without_a_noise_estimate():
     x = vowel(150.0, 0.5)
     assert np.allclose(denoise.subtract(x, np.zeros(RATE // 4)), x)
     assert np.array_equal(denoise.subtract(x, np.zeros(10)), x)  # shorter than a frame
+
+
+def test_voiced_groups_part_words_at_a_pause_but_not_within_a_call(tmp_path):
+    s = corpus(tmp_path, {"a": "espeak:en-us|five", "b": "espeak:en-us|six of spades"})
+    x = np.concatenate([np.zeros(4000), s["a"], np.zeros(int(0.5 * 16000)), s["b"]])
+    groups = checks.voiced_groups(x, 16000, 0.25)
+    assert len(groups) == 2
+    assert groups[0][1] < (4000 + len(s["a"])) / 16000 + 0.05
+    assert groups[1][0] > (4000 + len(s["a"])) / 16000 + 0.45
+    assert checks.voiced_groups(np.zeros(16000), 16000, 0.25) == []

@@ -64,9 +64,11 @@ class PocketSphinx(Backed):
 
     A partial call ("queen", "hearts", "jack of": kind ``'partial'``) is always
     PocketSphinx's reading (the classifier does not know it) and counts only
-    if it is read the same at both dither levels (``partial_agree``), beats
+    if it begins with the same word at both dither levels (``partial_agree``: "ten" and
+    "ten of" are both a miscall), beats
     the phone loop by ``reject_partial``, a "rank of" has an "of" that beats the phone loop by
-    ``reject_of`` (see :meth:`_tail_score`), and it passes the checks of
+    ``reject_of`` (see :meth:`_tail_score`; without it, the bare rank is what was said, when
+    ``of_fallback``), and it passes the checks of
     :meth:`Backed.partial_holds`: talk must not become a miscall
     (docs/partial-calls.md).
     """
@@ -84,7 +86,7 @@ class PocketSphinx(Backed):
                  suits: SuitCheck | str | bool = True, backing: Backing = BACKING,
                  reject_partial: float | None = -17.0,
                  reject_of: float | None = -2.5,
-                 partial_agree: bool = True,
+                 partial_agree: bool = True, of_fallback: bool = True,
                  **options) -> None:
         # Any of the backing's settings may be given by name ("early=0.99");
         # the other options are the decoder's (lw, topn...).
@@ -140,6 +142,7 @@ class PocketSphinx(Backed):
         self.reject_addressed = reject_addressed
         self.reject_partial, self.partial_agree = reject_partial, bool(partial_agree)
         self.reject_of = reject_of
+        self.of_fallback = bool(of_fallback)
         commands = [p for p in self.grammar.phrases if p.kind == "command"]
         #: Commands said only as "referee ...": those that undo or end something.
         self._guarded = {p.said for p in commands} - {
@@ -235,7 +238,8 @@ class PocketSphinx(Backed):
         if partial is not None and (m is None or m.kind == "partial"):
             # A partial call is read so both times, or it is no phrase: a call,
             # shout or command read the second time is taken, as after a decoy.
-            if m is not None and m.said == partial[-1].said or not self.partial_agree:
+            if m is not None and m.kind == "partial" and \
+                    m.said.split()[0] == partial[-1].said.split()[0] or not self.partial_agree:
                 text, words, pcm, pause, m = partial
             else:
                 doubted = True
@@ -270,7 +274,14 @@ class PocketSphinx(Backed):
                 and len(words) > 1 and words[-1][0] == "of":
             rest = self._tail_score(d, "of", pcm[int(words[-2][2] * self.rate):])
             if rest is not None and rest <= self.reject_of:
-                return text, words, 0.0
+                if not self.of_fallback or len(words) != 2:
+                    return text, words, 0.0
+                # no "of" after the rank: a bare rank, which is as much a miscall
+                words = words[:1]
+                text = words[0][0]
+                m = self.grammar.match(text)
+                if m is None or m.kind != "partial":
+                    return text, words, 0.0
         if m is None or m.kind not in ("call", "partial"):
             pause = 0  # "no, twelve", "referee, new game": a pause is fine there
         return text, words, self.confidence(score, pause, reject)

@@ -99,6 +99,12 @@ class SegmentStream:
     at the bar of a close (``engine.backing.accept``), look after look, before it is
     believed at that bar in a segment still open."""
 
+    HEAD_GAP = 0.25
+    """Seconds of pause in the voice that part a call from words said before it in the
+    same segment (a call's own unvoiced consonants last less: "six | of")."""
+    HEAD_CALL = 0.3
+    """Seconds of voice a call after such a pause has, at least."""
+
     REARM = 0.25
     """Seconds after the end of a call decided in an open segment from which the rest of
     the segment is heard afresh: past the call's last consonant and past the end the
@@ -312,9 +318,39 @@ class SegmentStream:
         kind = self.engine.phrase_kinds[said]
         if not self._voiced(x, a, b, q) or not self.engine.suit_holds(said, kind, x, b):
             return []
+        head = self._head(x, a, b) if kind in CALLS_AND_SHOUTS else None
+        if head is not None and self.engine.classify(x[int(head * rate):])[2].get(said, 0.0) \
+                < min(q, self.engine.backing.accept):
+            head = None  # what follows the pause is not the whole call: no head
+        before: list[Utterance] = []
+        if head is not None:
+            a = max(a, checks.trim(x, rate, head, b, CLASSIFIED_SPAN_DB)[0])
+            before = self._decode_head(x[:int(head * rate)], first, lead)
         t0 = self.start + first / rate
-        return [Utterance(kind, said, float(t0 + a), float(t0 + b),
-                          round(q, 3), self.channel, self.player, self.source)]
+        return before + [Utterance(kind, said, float(t0 + a), float(t0 + b),
+                                   round(q, 3), self.channel, self.player, self.source)]
+
+    def _head(self, x: np.ndarray, a: float, b: float) -> float | None:
+        """Seconds in ``x`` where words said before the call the classifier heard
+        (``a`` to ``b`` seconds) end: a voiced stretch a pause of ``HEAD_GAP`` or more
+        before the one the call ends in ("hearts ... two of spades", a miscall and then
+        a call in one segment); None if there is none. The cut lies mid-pause."""
+        rate = self.engine.rate
+        i = int(a * rate)
+        groups = checks.voiced_groups(x[i:int(b * rate)], rate, self.HEAD_GAP)
+        if len(groups) < 2 or groups[-1][1] - groups[-1][0] < self.HEAD_CALL:
+            return None
+        return a + (groups[-2][1] + groups[-1][0]) / 2
+
+    def _decode_head(self, x: np.ndarray, first: int, lead: float) -> list[Utterance]:
+        """What was said in ``x``, the head of a segment cut off before a call (see
+        :meth:`_head`), decided as a segment of its own; nothing in the rest of a
+        decided segment (a head there is the tail of what was decided)."""
+        if first == self._rest_of or len(x) < int(0.1 * self.engine.rate):
+            return []
+        speech = first + min(len(x) - 1, int(lead * self.engine.rate))
+        heard = self._decode(Segment(x, first, speech))
+        return [u for u in heard if u.kind != "unknown"]
 
     def _voiced(self, x: np.ndarray, a: float, b: float, q: float) -> bool:
         """Whether ``x`` between ``a`` and ``b`` seconds is voiced long enough for
