@@ -39,6 +39,10 @@ class Segmenter:
     one call into two pieces that neither recogniser can read.
     """
 
+    CUT_WINDOW = 1.5
+    """Seconds at the end of a segment grown too long within which it is cut (see
+    :meth:`_cut`)."""
+
     def __init__(self, rate: int = 16000, frame_ms: int = 30, lead_in: float = 0.3,
                  hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
                  max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0,
@@ -127,9 +131,31 @@ class Segmenter:
                 if self.silent_run >= (self.end_frames_noisy if noisy else self.end_frames):
                     out.append(self._close())
                 elif len(self.current) >= self.max_frames:
-                    out.append(self._close(forced=True))
+                    out.append(self._cut())
         self.pending = buf[n * self.frame:].copy()
         return out
+
+    def _cut(self) -> Segment:
+        """A segment grown to ``max_length`` (noise or talk held it open): closed at the
+        quietest frame of its last ``CUT_WINDOW`` seconds, and what follows that frame
+        goes on as the open segment, so that a call said as the length ran out is not
+        cut in two (in babble a segment reached it four to eight times a game, and the
+        dealer's cards cut so went unheard: docs/hearing-decisions.md)."""
+        n = len(self.current)
+        w = min(n - 1, int(round(self.CUT_WINDOW * self.rate / self.frame)))
+        p = np.array([float(np.mean(f.astype(np.float64) ** 2)) for f in self.current[n - w:]])
+        smooth = np.convolve(p, np.ones(3) / 3, mode="same")
+        k = n - w + int(np.argmin(smooth))
+        rest = self.current[k:]
+        first = self.current_first + k * self.frame
+        self.current = self.current[:k]
+        seg = self._close(forced=True)
+        if rest:
+            self.current, self.current_first = rest, first
+            self.current_speech = first
+            self.peak = max(float(np.mean(f.astype(np.float64) ** 2)) + 1.0 for f in rest)
+            self.silent_run = 0
+        return seg
 
     def _close(self, forced: bool = False) -> Segment:
         seg = Segment(np.concatenate(self.current), self.current_first,

@@ -60,3 +60,33 @@ def test_a_longer_pause_ends_it_even_in_noise(halves):
     assert not [sp for sp in spans if sp[0] < gap_from and sp[1] > gap_to], spans
     assert [sp for sp in spans if sp[0] < gap_from + 0.1 and sp[1] > gap_from - 0.2], spans
     assert [sp for sp in spans if sp[0] > gap_to - 0.1], spans
+
+
+def test_a_segment_grown_too_long_is_cut_at_a_pause_not_through_a_call(tmp_path):
+    """Talk that never pauses long enough holds a segment open until ``max_length``; a
+    call said as that runs out is kept whole in one segment (before, it was cut at the
+    length: the dealer's card then went unheard)."""
+    s = corpus(tmp_path, {"talk": "espeak:en-us|pass me the water please, did you see "
+                                  "the match last night, it was a long week",
+                          "call": "espeak:en-us|six of hearts"})
+    talk, call = (x[int(a * 16000):int(b * 16000)] for x in (s["talk"], s["call"])
+                  for a, b in [speech_bounds(x, rel_db=-40)])
+    lead = 0.5
+    seg = Segmenter(16000, max_length=3.0)
+    # the call begins 0.4 s before the segment reaches 3 s (it opens a little before the
+    # talk: its lead-in), after a 0.12 s pause, too short to close it
+    at = lead + 3.0 - 0.4 - 0.3
+    x = np.zeros(int((at + len(call) / 16000 + 1.0) * 16000))
+    n = min(len(talk), int((at - lead - 0.12) * 16000))
+    x[int(lead * 16000):int(lead * 16000) + n] = talk[:n]
+    x[int(at * 16000):int(at * 16000) + len(call)] = call
+    x = mix_snr(x, pink(len(x), seed=4), 30)
+    y = to_int16(x)
+    out = []
+    for i in range(0, len(y), 1600):
+        out += seg.feed(y[i:i + 1600])
+    out += seg.flush()
+    c0, c1 = at * 16000 + 0.05 * 16000, at * 16000 + len(call) - 0.05 * 16000
+    assert out[0].forced
+    assert any(g.first <= c0 and g.first + len(g.samples) >= c1 for g in out)
+    assert all(a.first + len(a.samples) <= b.first for a, b in zip(out, out[1:]))

@@ -247,6 +247,12 @@ class SegmentStream:
         if self._decided == seg.first:
             self._decided, at = None, self._rearm_at
             self._rearm_at = None
+            sg = self.segmenter
+            if seg.forced and at is not None and sg.in_speech and at > sg.current_first:
+                # cut short before its rest was to be heard: the piece that goes on open
+                # holds the end of what was decided, and is heard from ``at`` as the rest
+                self._decided, self._rearm_at = sg.current_first, at
+                return []
             rest = len(seg.samples) if at is None else at - seg.first
             if len(seg.samples) - rest < self.REARM_MIN * self.engine.rate:
                 return []
