@@ -22,6 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from referee.core.errors import RefereeError
+from referee.hearing import checks
 
 FRAME = 512
 """Samples per STFT frame at 16 kHz (32 ms); the hop is half of it."""
@@ -30,10 +31,12 @@ BAND = (200.0, 7000.0)
 differ; above it there is little voice)."""
 LOUD_SHARE = 0.2
 """The share of a stretch's time-frequency bins, loudest first, that learn or judge a seat."""
-MAX_SIMILARITY = 0.8
+MAX_SIMILARITY = 0.72
 """Two seats whose learnt phases agree more than this cannot be told apart (docs/one-device.md)."""
 SHARPNESS = 40.0
 """How sharply a bin goes to the seat it matches best in :meth:`SeatMap.separate`."""
+VOICED = 0.5
+"""The pitch strength of a voiced 10 ms step (:func:`referee.hearing.checks.voiced`'s)."""
 MASK_FLOOR = 0.02
 """What a seat's channel keeps of the bins that go to other seats (-34 dB)."""
 
@@ -235,25 +238,27 @@ def _cross(spec: np.ndarray, rate: int, loud_only: bool = True
     return cross, power
 
 
-def voice_spans(audio: np.ndarray, rate: int, count: int, min_length: float = 0.25,
-                gap: float = 0.3) -> list[tuple[float, float]]:
-    """The first ``count`` stretches of speech in ``audio`` (frames, channels), seconds:
-    10 ms frames 12 dB over the noise floor (the 10th percentile), pauses under ``gap``
-    bridged, stretches under ``min_length`` dropped. Raises :class:`SeatsError` with fewer."""
+def voice_spans(audio: np.ndarray, rate: int, count: int, min_voiced: float = 0.1,
+                gap: float = 0.3, over_db: float = 6.0) -> list[tuple[float, float]]:
+    """The first ``count`` stretches of voice in ``audio`` (frames, channels), seconds: runs
+    of 10 ms steps with a pitch (:func:`referee.hearing.checks.pitch_strength`: clatter and
+    slaps have none) ``over_db`` over the recording's median level (babble under the voices
+    has a pitch too), pauses under ``gap`` bridged, at least ``min_voiced`` seconds of pitch,
+    with 50 ms before and 100 ms after. Raises :class:`SeatsError` with fewer."""
     a = _float(audio)
     if a.ndim == 1:
         a = a[:, None]
-    hop = rate // 100
-    n = len(a) // hop
-    level = 10 * np.log10(np.mean(a[: n * hop].reshape(n, hop, -1) ** 2, axis=(1, 2)) + 1e-12)
-    on = level > np.percentile(level, 10) + 12.0
+    peak, level = checks.pitch_strength(a[:, 0] * 32768.0, rate)   # its levels are int16's
+    steps = np.flatnonzero((peak > VOICED) & (level > np.median(level) + over_db))
     runs: list[list[int]] = []
-    for i in np.flatnonzero(on):
+    for i in steps:
         if runs and i - runs[-1][1] <= gap * 100:
             runs[-1][1] = i
+            runs[-1][2] += 1
         else:
-            runs.append([i, i])
-    spans = [(s / 100, (e + 1) / 100) for s, e in runs if (e + 1 - s) / 100 >= min_length]
+            runs.append([i, i, 1])
+    spans = [(max(0, s - 5) / 100, min(len(a) / rate, (e + 10) / 100))
+             for s, e, k in runs if k >= min_voiced * 100]
     if len(spans) < count:
         raise SeatsError(f"heard {len(spans)} of the {count} names at the start: each player "
                          "says their name in turn (\"Ann here\"), with a pause between")
