@@ -88,6 +88,10 @@ def _with_changes(events: Iterator, changes: queue.SimpleQueue) -> Iterator:
         yield event
 
 
+ENROL_AFTER = 0.2
+"""Seconds after the last name heard where an array recording's game begins."""
+
+
 def _array_source(audio: str | None, channels: list[str], rate: int, start_at: float,
                   notify: Callable[[str], None] | None):
     """A source with one channel per seat of ``channels``, from the array recording ``audio``
@@ -104,7 +108,9 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
     except SeatsError as e:
         raise ListeningError(f"--array: {audio}: {e}") from None
     try:
-        source = RecordingSource(path, players=channels, rate=rate, start=start_at)
+        # the game is heard from after the names ("bob here" may pass for "pause")
+        source = RecordingSource(path, players=channels, rate=rate,
+                                 start=max(start_at, spans[-1][1] + ENROL_AFTER))
     finally:
         os.unlink(path)          # the source holds it open
     if notify is not None:

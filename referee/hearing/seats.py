@@ -4,8 +4,9 @@ name, and each seat's voice pulled out of the array's channels.
 The array's geometry is not needed: a seat is learnt as the phase differences its voice
 makes between every pair of mics, per frequency (the PHAT-weighted cross-spectrum of GCC-PHAT
 / SRP-PHAT, averaged over the loudest time-frequency bins of the talker's "NAME here"). Two
-seats whose learnt phases agree too well cannot be told apart (:meth:`SeatMap.check`: on a
-stereo pair, any two seats mirrored about the line of the mics).
+seats are refused when the array cannot tell their own "NAME here"s apart
+(:meth:`SeatMap.check`: two talkers in one direction; on a stereo pair, any two seats mirrored
+about the line of the mics).
 
 A stretch of audio is given to the seat whose phases its loud bins match best
 (:meth:`SeatMap.attribute`, with the share of the votes as a confidence); overlapping callers
@@ -31,8 +32,10 @@ BAND = (200.0, 7000.0)
 differ; above it there is little voice)."""
 LOUD_SHARE = 0.2
 """The share of a stretch's time-frequency bins, loudest first, that learn or judge a seat."""
-MAX_SIMILARITY = 0.72
-"""Two seats whose learnt phases agree more than this cannot be told apart (docs/one-device.md)."""
+MIN_APART = 0.8
+"""Two seats are told apart when, of each one's "NAME here", at least this share of the loud
+bins matches its own seat better than the other (docs/one-device.md: ~0.75 for two talkers
+in one direction, 0.82 to 0.93 for seats 60 degrees or more apart)."""
 SHARPNESS = 40.0
 """How sharply a bin goes to the seat it matches best in :meth:`SeatMap.separate`."""
 VOICED = 0.5
@@ -94,6 +97,9 @@ class SeatMap:
                  weight: np.ndarray) -> None:
         self.rate, self.names = rate, list(names)
         self.phase, self.weight = phase, weight          # (seats, pairs, bins)
+        self.apart = np.ones((len(self.names), len(self.names)))
+        """apart[i, j]: the share of i's enrolment (loud bins, by power) that matches seat i
+        better than seat j (set by :meth:`learn`; 1 when unknown)."""
         self.mics = _mics_for(phase.shape[1])
         self.pairs = [(i, j) for i in range(self.mics) for j in range(i + 1, self.mics)]
         f = np.fft.rfftfreq(FRAME, 1 / rate)
@@ -111,18 +117,27 @@ class SeatMap:
                              f"{1 if a.ndim == 1 else a.shape[1]}")
         if len({n for n, _, _ in spans}) != len(spans):
             raise SeatsError("each seat is learnt once: a name is given twice")
-        phases, weights = [], []
+        phases, weights, specs = [], [], []
         for name, start, end in spans:
             x = a[int(start * rate): int(np.ceil(end * rate))]
             if len(x) < FRAME * 4:
                 raise SeatsError(f"{name}'s enrolment is too short to learn a seat from "
                                  f"({len(x) / rate:.2f} s)")
-            cross, loud = _cross(stft(x), rate)
+            specs.append(stft(x))
+            cross, loud = _cross(specs[-1], rate)
             w = loud[None, :, :]
             mean = (cross * w).sum(axis=1) / np.maximum(w.sum(axis=1), 1e-12)  # (pairs, bins)
             phases.append(mean / np.maximum(np.abs(mean), 1e-12))
             weights.append(np.abs(mean))
-        return cls(rate, [n for n, _, _ in spans], np.array(phases), np.array(weights))
+        seats = cls(rate, [n for n, _, _ in spans], np.array(phases), np.array(weights))
+        for i, spec in enumerate(specs):
+            scores = seats._scores(spec)
+            loud = _cross(spec, rate)[1]
+            for j in range(len(specs)):
+                if j != i:
+                    seats.apart[i, j] = (loud * (scores[i] > scores[j])).sum() / max(
+                        loud.sum(), 1e-12)
+        return seats
 
     def similarity(self) -> np.ndarray:
         """(seats, seats): how well each two seats' learnt phases agree (1: the same place)."""
@@ -135,16 +150,16 @@ class SeatMap:
                 out[i, j] = out[j, i] = float((w * agree).sum() / max(w.sum(), 1e-12))
         return out
 
-    def check(self, max_similarity: float = MAX_SIMILARITY) -> None:
-        """Raise :class:`SeatsError` naming the two talkers whose seats are closest when they
-        are too close to tell apart."""
-        s = self.similarity() - 2 * np.eye(len(self.names))
-        i, j = np.unravel_index(int(np.argmax(s)), s.shape)
-        if len(self.names) > 1 and s[i, j] > max_similarity:
+    def check(self, min_apart: float = MIN_APART) -> None:
+        """Raise :class:`SeatsError` naming the two talkers whose seats are least apart when
+        the array cannot tell them apart (see :data:`MIN_APART`)."""
+        s = np.minimum(self.apart, self.apart.T) + 2 * np.eye(len(self.names))
+        i, j = np.unravel_index(int(np.argmin(s)), s.shape)
+        if len(self.names) > 1 and s[i, j] < min_apart:
             raise SeatsError(
                 f"{self.names[i]} and {self.names[j]} sit in directions the array cannot tell "
-                f"apart ({s[i, j]:.0%} alike): one of them please take another seat, then "
-                "say your names again")
+                f"apart (only {s[i, j]:.0%} of their names told apart): one of them please "
+                "take another seat, then say your names again")
 
     # -- hearing -----------------------------------------------------------------------
     def _scores(self, spec: np.ndarray) -> np.ndarray:
