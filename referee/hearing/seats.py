@@ -32,10 +32,11 @@ BAND = (200.0, 7000.0)
 differ; above it there is little voice)."""
 LOUD_SHARE = 0.2
 """The share of a stretch's time-frequency bins, loudest first, that learn or judge a seat."""
-MIN_APART = 0.8
+MIN_APART = 0.7
 """Two seats are told apart when, of each one's "NAME here", at least this share of the loud
-bins matches its own seat better than the other (docs/one-device.md: ~0.75 for two talkers
-in one direction, 0.82 to 0.93 for seats 60 degrees or more apart)."""
+bins matches its own seat better than the other (docs/one-device.md: 0.67 for two talkers in
+one direction, 0.71 to 0.72 for 10 to 30 degrees apart, 0.69 to 0.92 for seats 60 degrees or
+more apart in the tuning rooms)."""
 SHARPNESS = 40.0
 """How sharply a bin goes to the seat it matches best in :meth:`SeatMap.separate`."""
 VOICED = 0.5
@@ -99,7 +100,8 @@ class SeatMap:
         self.phase, self.weight = phase, weight          # (seats, pairs, bins)
         self.apart = np.ones((len(self.names), len(self.names)))
         """apart[i, j]: the share of i's enrolment (loud bins, by power) that matches seat i
-        better than seat j (set by :meth:`learn`; 1 when unknown)."""
+        better than seat j, seat i learnt on every other frame and tried on the frames
+        between (set by :meth:`learn`; 1 when unknown)."""
         self.mics = _mics_for(phase.shape[1])
         self.pairs = [(i, j) for i in range(self.mics) for j in range(i + 1, self.mics)]
         f = np.fft.rfftfreq(FRAME, 1 / rate)
@@ -117,26 +119,25 @@ class SeatMap:
                              f"{1 if a.ndim == 1 else a.shape[1]}")
         if len({n for n, _, _ in spans}) != len(spans):
             raise SeatsError("each seat is learnt once: a name is given twice")
-        phases, weights, specs = [], [], []
+        phases, weights, halves = [], [], []
         for name, start, end in spans:
             x = a[int(start * rate): int(np.ceil(end * rate))]
             if len(x) < FRAME * 4:
                 raise SeatsError(f"{name}'s enrolment is too short to learn a seat from "
                                  f"({len(x) / rate:.2f} s)")
-            specs.append(stft(x))
-            cross, loud = _cross(specs[-1], rate)
-            w = loud[None, :, :]
-            mean = (cross * w).sum(axis=1) / np.maximum(w.sum(axis=1), 1e-12)  # (pairs, bins)
-            phases.append(mean / np.maximum(np.abs(mean), 1e-12))
-            weights.append(np.abs(mean))
+            cross, loud = _cross(stft(x), rate)
+            phase, weight = _learnt(cross, loud)
+            phases.append(phase)
+            weights.append(weight)
+            # learnt on every other frame, to be tried on the frames between (below)
+            halves.append((_learnt(cross[:, ::2], loud[::2]), cross[:, 1::2], loud[1::2]))
         seats = cls(rate, [n for n, _, _ in spans], np.array(phases), np.array(weights))
-        for i, spec in enumerate(specs):
-            scores = seats._scores(spec)
-            loud = _cross(spec, rate)[1]
-            for j in range(len(specs)):
+        for i, ((phase, weight), cross, loud) in enumerate(halves):
+            own = _match(cross, phase, weight)
+            for j in range(len(halves)):
                 if j != i:
-                    seats.apart[i, j] = (loud * (scores[i] > scores[j])).sum() / max(
-                        loud.sum(), 1e-12)
+                    other = _match(cross, seats.phase[j], seats.weight[j])
+                    seats.apart[i, j] = (loud * (own > other)).sum() / max(loud.sum(), 1e-12)
         return seats
 
     def similarity(self) -> np.ndarray:
@@ -165,12 +166,8 @@ class SeatMap:
     def _scores(self, spec: np.ndarray) -> np.ndarray:
         """(seats, time, bins): how well each bin's phases match each seat (-1 to 1)."""
         cross, _ = _cross(spec, self.rate, loud_only=False)
-        out = np.empty((len(self.names), *cross.shape[1:]))
-        for k in range(len(self.names)):
-            w = self.weight[k][:, None, :]                      # (pairs, 1, bins)
-            agree = np.real(cross * np.conj(self.phase[k])[:, None, :])
-            out[k] = (w * agree).sum(axis=0) / np.maximum(w.sum(axis=0), 1e-12)
-        return out
+        return np.array([_match(cross, self.phase[k], self.weight[k])
+                         for k in range(len(self.names))])
 
     def attribute(self, audio: np.ndarray, start: float = 0.0, end: float | None = None
                   ) -> Attribution:
@@ -224,6 +221,22 @@ class SeatMap:
                     beam += spec[j] * self.phase[k, p][None, :]
             out[:, k] = istft(mask[k] * beam / self.mics, len(a))
         return out
+
+
+def _learnt(cross: np.ndarray, loud: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A seat's (phase, weight), each (pairs, bins), from its cross-spectra (pairs, time,
+    bins) and their bins' weights (time, bins)."""
+    w = loud[None, :, :]
+    mean = (cross * w).sum(axis=1) / np.maximum(w.sum(axis=1), 1e-12)
+    return mean / np.maximum(np.abs(mean), 1e-12), np.abs(mean)
+
+
+def _match(cross: np.ndarray, phase: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """(time, bins): how well each bin of ``cross`` (pairs, time, bins) matches a seat's
+    learnt ``phase`` and ``weight`` (pairs, bins), -1 to 1."""
+    w = weight[:, None, :]
+    agree = np.real(cross * np.conj(phase)[:, None, :])
+    return (w * agree).sum(axis=0) / np.maximum(w.sum(axis=0), 1e-12)
 
 
 def _mics_for(pairs: int) -> int:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.hearing.seats import MIN_APART
 from referee.lab.bench import array_table
 from referee.lab.bench.games import Game, Voices
 
@@ -241,7 +242,7 @@ def render(records: list[dict], meta: dict) -> str:
                      f"{_pct(*_attr(rs))} | {_pct(*_rounds(rs))} | {_pct(*_rounds(rs, base=True))} |")
     L += ["", "## Per game", "", "*Least apart*: of the two seats least told apart, the share "
           "of each one's \"NAME here\" that matches its own seat better than the other's (the "
-          "smaller of the two); under 80 % the seats are refused.", "",
+          f"smaller of the two); under {MIN_APART:.0%} the seats are refused.", "",
           "| game | players | mics | RT60 | least apart | attribution alone | rounds right | "
           "mic per player |", "|---|---|---|---|---|---|---|---|"]
     for r in records:
