@@ -67,7 +67,10 @@ no block, penalty QH, no penalty.
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --names, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
-what the referee says, at its time, to a WAV file.
+what the referee says, at its time, to a WAV file. --array: the recording is
+one mic array's in the middle of the table (two or more channels); it
+begins with each name of --names saying "NAME here" in turn, which teaches
+the referee each seat (recordings only so far; docs/one-device.md).
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
