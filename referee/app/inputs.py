@@ -14,6 +14,7 @@ GAME.wav`` the file's channels are the named mics, in order.
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 from typing import Callable, Iterator
 
@@ -87,6 +88,37 @@ def _with_changes(events: Iterator, changes: queue.SimpleQueue) -> Iterator:
         yield event
 
 
+ENROL_AFTER = 0.2
+"""Seconds after the last name heard where an array recording's game begins."""
+
+
+def _array_source(audio: str | None, channels: list[str], rate: int, start_at: float,
+                  notify: Callable[[str], None] | None):
+    """A source with one channel per seat of ``channels``, from the array recording ``audio``
+    (:mod:`referee.app.array_input`)."""
+    from referee.app.array_input import seat_channels
+    from referee.audio.recording import RecordingSource
+    from referee.hearing.seats import SeatsError
+
+    if not audio:
+        raise ListeningError("--array hears a recording (--audio FILE.wav) so far: a live "
+                             "array is not done yet")
+    try:
+        path, seats, spans = seat_channels(audio, channels)
+    except SeatsError as e:
+        raise ListeningError(f"--array: {audio}: {e}") from None
+    try:
+        # the game is heard from after the names ("bob here" may pass for "pause")
+        source = RecordingSource(path, players=channels, rate=rate,
+                                 start=max(start_at, spans[-1][1] + ENROL_AFTER))
+    finally:
+        os.unlink(path)          # the source holds it open
+    if notify is not None:
+        notify("seats learnt: " + ", ".join(f"{n} at {s:.1f} s" for n, (s, _) in
+                                            zip(seats.names, spans)))
+    return source
+
+
 def device_list(value: str | list[str] | None, mics: int) -> list[str]:
     """The devices of ``--devices`` (a list, or a string from an older journal) for ``mics``
     named mics. A single value with commas is split when there are several mics (the older
@@ -122,7 +154,9 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         raise ListeningError(str(e)) from None
     audio = getattr(args, "audio", None)
     changes = None
-    if audio:
+    if getattr(args, "array", False):
+        source = _array_source(audio, channels, recogniser.rate, start_at, notify)
+    elif audio:
         from referee.audio.recording import RecordingSource
 
         # a file it cannot read, or a channel count that differs from the names, raises
@@ -154,4 +188,8 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
                 " (microphones: `referee listen --list-devices` shows what there is; --devices "
                 "picks them; --audio FILE.wav referees a recording instead)")
             raise ListeningError(f"{e}{hint}") from None
-    return Listening(Listener(source, recogniser), source, recogniser.description, changes)
+    # an array's seat channels are masks of one sound, not a mic's delayed leaks into the
+    # next: the leak canceller only adds phantoms there (docs/one-device.md)
+    array = bool(getattr(args, "array", False))
+    return Listening(Listener(source, recogniser, cancel=not array), source,
+                     recogniser.description, changes)

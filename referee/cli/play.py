@@ -67,7 +67,10 @@ no block, penalty QH, no penalty.
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --names, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
-what the referee says, at its time, to a WAV file.
+what the referee says, at its time, to a WAV file. --array: the recording is
+one mic array's in the middle of the table (two or more channels); it
+begins with each name of --names saying "NAME here" in turn, which teaches
+the referee each seat (recordings only so far; docs/one-device.md).
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
@@ -117,6 +120,10 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--devices", metavar="DEV", nargs="+",
                    help="one input device per channel name, by index or name, separated by spaces")
     g.add_argument("--audio", metavar="GAME.wav", help="referee a recording instead of microphones")
+    g.add_argument("--array", action="store_true",
+                   help="the recording is one mic array's (two or more channels): it begins with "
+                        "each of --names (default: the players) saying \"NAME here\" in order, "
+                        "which teaches the referee each seat")
     g.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
     g.add_argument("--model", metavar="DIR", help="Vosk model directory")
     g.add_argument("--json", action="store_true", help="print round/final objects as JSON Lines")
@@ -189,6 +196,8 @@ def _setup(value: str):
 def mic_channels(args: argparse.Namespace) -> None:
     """Check ``--channels`` (numbers; names there get "did you mean --names?") fits the rest."""
     numbers = mic_options.channel_numbers(args.channels)
+    if getattr(args, "array", False) and numbers is not None:
+        raise SetupError("--array uses every channel of the array; --channels picks mics")
     if numbers is not None and args.audio:
         raise SetupError("--channels picks channels of a microphone device; a recording's "
                          "channels are the --names in order")
@@ -203,6 +212,9 @@ def channel_names(args: argparse.Namespace, start: GameStart) -> list[str]:
             raise SetupError(f"--names: {n!r} is neither 'dealer' nor a player ({', '.join(start.players)})")
     if len(set(names)) != len(names):
         raise SetupError("--names gives the same name twice")
+    if getattr(args, "array", False) and TABLE in names:
+        raise SetupError("--array learns a seat per talker: name them (--names dealer,ann,..), "
+                         "not 'table'")
     if TABLE not in names:
         # each player's mic tells who spoke: a player without one would go unheard
         missing = [p for p in start.players if p not in names]
@@ -226,6 +238,8 @@ def run(args: argparse.Namespace) -> int:
     setup = {"channels": channels, "virtual_deck": bool(args.virtual_deck), "seed": seed}
     if args.devices and not args.audio:
         setup["devices"] = args.devices      # resume listens on the same mics
+    if getattr(args, "array", False):
+        setup["array"] = True
     if args.channels and not args.audio:
         setup["mic_channels"] = args.channels
     return referee(args, start, channels, deck=deck, setup=setup)

@@ -64,26 +64,37 @@ def _shift(x: np.ndarray, samples: int) -> np.ndarray:
     return np.concatenate([np.zeros(samples), x[: len(x) - samples]]) if samples else x
 
 
-def mix(game: Game, voices: Voices, rng: np.random.Generator, directory: Path,
-        seed: int) -> np.ndarray:
-    """The mics' signals, shaped (frames, channels), and the table's draws recorded in
-    ``game`` (leak levels and delays, mic gains)."""
+def dry_tracks(game: Game, utt_dir: Path, rng: np.random.Generator, reverb: bool
+               ) -> tuple[dict[str, np.ndarray], dict[str, list[tuple[int, int]]]]:
+    """Each talker's voice alone (``game.duration`` long, each talker at their own
+    loudness, through :func:`referee.lab.mixing.reverb` with ``reverb``), and the truth
+    spans (samples) of what they say."""
     n = int(game.duration * RATE)
     talkers = game.channels
     loud = {t: float(rng.uniform(-4, 4)) for t in talkers}
     dry = {t: np.zeros(n) for t in talkers}
     spans: dict[str, list[tuple[int, int]]] = {t: [] for t in talkers}
     for u in game.utts:
-        x, _ = read_wav(voices.dir / u.file)
+        x, _ = read_wav(utt_dir / u.file)
         x = x[:, 0].astype(np.float64)
         a, _b = span(x)
         x = x * 10 ** ((PEAK_DBFS + loud[u.speaker]) / 20) / max(float(np.max(np.abs(x))), 1e-9)
-        if game.noise == "reverb":
+        if reverb:
             x = mixing.reverb(x, rng)
         s = int(round(u.start * RATE)) - a
         e = min(n, s + len(x))
         dry[u.speaker][s:e] += x[: e - s]
         spans[u.speaker].append((int(round(u.start * RATE)), int(round(u.end * RATE))))
+    return dry, spans
+
+
+def mix(game: Game, voices: Voices, rng: np.random.Generator, directory: Path,
+        seed: int) -> np.ndarray:
+    """The mics' signals, shaped (frames, channels), and the table's draws recorded in
+    ``game`` (leak levels and delays, mic gains)."""
+    n = int(game.duration * RATE)
+    talkers = game.channels
+    dry, spans = dry_tracks(game, voices.dir, rng, reverb=game.noise == "reverb")
     game.leak_db = {t: {m: round(float(rng.uniform(*LEAK_DB)), 1) for m in talkers if m != t}
                     for t in talkers}
     game.leak_ms = {t: {m: round(float(rng.uniform(*LEAK_MS)), 2) for m in talkers if m != t}

@@ -42,6 +42,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the game benchmark instead: synthetic multi-channel Stroop games "
                    "refereed as `referee play stroop --audio` does, scored against their "
                    "truth (issue 21); takes --quick, --seed, --out, --corpus, --engine, --model")
+    p.add_argument("--array", action="store_true",
+                   help="the mic array benchmark instead: the game benchmark's games heard by "
+                   "one simulated array in the middle of the table (issue 29); seats learnt, "
+                   "calls attributed, games refereed as `referee play --array` does; takes "
+                   "--quick, --seed, --jobs, --out, --corpus")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="with --games: games refereed at once, one process each (default: 1; "
                    "the figures are the same)")
@@ -86,6 +91,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.array:
+            from .array_bench import run_array
+            from .games_run import PlayFailed
+
+            try:
+                return run_array(_games_out(args))
+            except PlayFailed as e:
+                raise BenchError(str(e)) from None
         if args.games:
             from .games_run import PlayFailed, run_games
 

@@ -1,0 +1,43 @@
+"""``--array``: a recording made by one mic array in the middle of the table (a laptop's
+stereo pair, a small USB array) instead of a mic per player. It begins with each name of
+``--names`` saying "NAME here" in that order; from those the referee learns the seats
+(:class:`referee.hearing.seats.SeatMap`), refuses seats it cannot tell apart, and turns the
+recording into one channel per seat, which the multi-mic pipeline then hears as if each talker
+had a mic of their own. Live arrays are not done yet (docs/one-device.md).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+import numpy as np
+
+from referee.audio.wav import read_wav, resample, write_wav
+from referee.hearing.seats import SeatMap, voice_spans
+
+RATE = 16000
+"""The rate seats are learnt and separated at (:data:`referee.hearing.seats.FRAME` is for it)."""
+
+
+def seat_channels(path: str, names: list[str]) -> tuple[str, SeatMap, list[tuple[float, float]]]:
+    """A temporary WAV (the caller removes it) with one channel per name of ``names``, in
+    order, pulled out of the array recording ``path``; the seats learnt; and where each
+    "NAME here" was heard (seconds). Raises :class:`~referee.hearing.seats.SeatsError` when the
+    names are not heard or two seats cannot be told apart, and
+    :class:`~referee.audio.wav.AudioFileError` for a file it cannot read."""
+    audio, rate = read_wav(path)
+    a = audio.astype(np.float32) / 32768.0 if audio.dtype == np.int16 else audio
+    if rate != RATE:
+        a = resample(a, rate, RATE)
+    spans = voice_spans(a, RATE, len(names))
+    seats = SeatMap.learn(a, RATE, [(n, s, e) for n, (s, e) in zip(names, spans)])
+    seats.check()
+    fd, out = tempfile.mkstemp(prefix="referee-seats-", suffix=".wav")
+    os.close(fd)
+    try:
+        write_wav(out, seats.separate(a), RATE)
+    except BaseException:
+        os.unlink(out)
+        raise
+    return out, seats, spans

@@ -1,0 +1,108 @@
+"""Seats around one mic array (:mod:`referee.hearing.seats`), on TTS speech said in a
+simulated reverberant room (tests/helpers/array_room.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from array_room import RATE, said, table
+
+from referee.hearing.seats import SeatMap, SeatsError, voice_spans
+
+pytest.importorskip("pyroomacoustics")
+
+SEATS = {"ann": (20.0, 0.7, "espeak:en-us"), "bob": (140.0, 0.6, "flite:slt"),
+         "cai": (260.0, 0.8, "espeak:en-gb+m3")}
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory):
+    """Each player says their name in turn, then a card each, alone, then ann and bob at
+    once; 4 mics 5 cm apart, RT60 0.35 s, 20 dB SNR."""
+    tmp = tmp_path_factory.mktemp("seats")
+    lines, names, t = [], [], 0.5
+    for who, (az, d, voice) in SEATS.items():
+        x = said(tmp, f"{who} here", voice)
+        lines.append((az, d, x, t))
+        names.append((who, t, t + len(x) / RATE))
+        t += len(x) / RATE + 0.7
+    calls = []
+    for who, card in (("bob", "seven of clubs"), ("cai", "queen of hearts"),
+                      ("ann", "two of spades")):
+        az, d, voice = SEATS[who]
+        x = said(tmp, card, voice)
+        lines.append((az, d, x, t))
+        calls.append((who, t, t + len(x) / RATE))
+        t += len(x) / RATE + 0.8
+    a_x, b_x = said(tmp, "nine of diamonds", SEATS["ann"][2]), said(tmp, "four of clubs",
+                                                                     SEATS["bob"][2])
+    lines += [(*SEATS["ann"][:2], a_x, t), (*SEATS["bob"][:2], b_x, t + 0.05)]
+    audio, images = table(lines, mics=4)
+    return {"audio": audio, "images": images, "names": names, "calls": calls,
+            "overlap": len(lines) - 2}
+
+
+def learnt(room) -> SeatMap:
+    spans = voice_spans(room["audio"], RATE, 3)
+    return SeatMap.learn(room["audio"], RATE, [(n, s, e) for (n, _, _), (s, e)
+                                               in zip(room["names"], spans)])
+
+
+def test_the_names_are_found_where_they_were_said(room):
+    spans = voice_spans(room["audio"], RATE, 3)
+    for (_, start, end), (s, e) in zip(room["names"], spans):
+        assert abs(s - start) < 0.15 and abs(e - end) < 0.25
+
+
+def test_too_few_names_is_a_clear_error(room):
+    with pytest.raises(SeatsError, match="heard .* of the 9 names"):
+        voice_spans(room["audio"][: int(3 * RATE)], RATE, 9)
+
+
+def test_each_call_said_alone_goes_to_its_seat(room):
+    seats = learnt(room)
+    seats.check()                                   # three seats far apart: no complaint
+    for who, start, end in room["calls"]:
+        got = seats.attribute(room["audio"], start, end)
+        assert got.seat == who and got.confidence > 0.6, (who, got)
+
+
+def test_two_players_in_one_direction_are_named(tmp_path):
+    x, y, z = (said(tmp_path, f"{n} here", v) for n, v in
+               (("ann", "espeak:en-us"), ("bob", "flite:slt"), ("cai", "flite:rms")))
+    # cai sits behind ann, 40 cm further back
+    audio, _ = table([(30.0, 0.6, x, 0.3), (150.0, 0.7, y, 1.6), (30.0, 1.0, z, 2.9)])
+    spans = voice_spans(audio, RATE, 3)
+    seats = SeatMap.learn(audio, RATE, [(n, s, e) for n, (s, e) in
+                                        zip(("ann", "bob", "cai"), spans)])
+    with pytest.raises(SeatsError, match="ann and cai .* another seat"):
+        seats.check()
+
+
+def test_a_stereo_pair_cannot_tell_mirrored_seats_apart(tmp_path):
+    x, y = said(tmp_path, "ann here", "espeak:en-us"), said(tmp_path, "bob here", "flite:slt")
+    # mics along x: 60 and -60 degrees give the same time difference
+    audio, _ = table([(60.0, 0.7, x, 0.3), (-60.0, 0.7, y, 1.6)], mics=2)
+    spans = voice_spans(audio, RATE, 2)
+    seats = SeatMap.learn(audio, RATE, [("ann", *spans[0]), ("bob", *spans[1])])
+    with pytest.raises(SeatsError, match="ann and bob"):
+        seats.check()
+
+
+def test_overlapping_callers_are_pulled_apart(room):
+    seats = learnt(room)
+    out = seats.separate(room["audio"])
+    assert out.shape == (len(room["audio"]), 3)
+    ann_img, bob_img = room["images"][-2], room["images"][-1]
+    span = slice(int((room["calls"][-1][2] + 0.5) * RATE), len(out))
+
+    def share(channel, image):
+        """How much of ``channel`` over the overlap is ``image`` (normalised correlation)."""
+        a, b = out[span, channel], image[span]
+        return float(np.dot(a, b) / np.sqrt(np.dot(a, a) * np.dot(b, b)))
+
+    ann, bob = seats.names.index("ann"), seats.names.index("bob")
+    # the array's first mic hears both alike; each seat's channel hears its own caller
+    assert share(ann, ann_img) > share(ann, bob_img) + 0.3
+    assert share(bob, bob_img) > share(bob, ann_img) + 0.3
