@@ -79,6 +79,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--numbers", action="store_true",
                    help="measure the Goop count's numbers 0-52 instead (answers, corrections, "
                    "talk with number words; its own corpus and section of the report)")
+    p.add_argument("--left-out-family", metavar="FAMILY",
+                   choices=("espeak-ng", "festival", "flite"),
+                   help="how a voice family never trained on is heard (%(choices)s): the "
+                   "held-out items heard with the two classifiers of --models, fit with the "
+                   "family and without it (`python -m referee.lab.train data --leave-out`); "
+                   "its own section of the report")
+    p.add_argument("--models", nargs=2, metavar=("WITH", "WITHOUT"),
+                   help="with --left-out-family: the phrase classifiers fit with the family "
+                   "and without it")
     p.add_argument("--block-ms", type=int, default=BLOCK_MS,
                    help="audio block size fed to the recogniser (default: %(default)s, "
                    "what a microphone delivers)")
@@ -128,6 +137,11 @@ def _run(args: argparse.Namespace) -> int:
     if getattr(args, "numbers", False):
         from referee.lab.bench import numbers_bench
         return numbers_bench.run(args, measure, _progress, _engine_desc)
+    if getattr(args, "left_out_family", None):
+        from referee.lab.bench import left_out
+        return left_out.run(args, measure, _progress, _machine, BenchError)
+    if getattr(args, "models", None):
+        raise BenchError("--models is for --left-out-family")
     split = "tuning" if args.dev else args.split or ("held-out" if args.quick else "both")
     voices = corpus.voices_for(args.dev)
     cdir = Path(args.corpus) if args.corpus else corpus.default_dir(args.seed, args.dev)
