@@ -185,8 +185,8 @@ def render(records: dict[str, list[dict]], meta: dict) -> str:
     for r, label in (("with", f"fit with {fam}"), ("without", f"fit without {fam}: a new kind "
                                                                 f"of voice")):
         L += [f"**Shortfalls, {fam} voices, {label}:** "
-              + (", ".join(short[r]) if short[r] else "none") + "."]
-    L += ["", "Card calls and \"goop\" heard exactly, all SNRs, per held-out voice:", ""]
+              + ("; ".join(short[r]) if short[r] else "none") + ".", ""]
+    L += ["Card calls and \"goop\" heard exactly, all SNRs, per held-out voice:", ""]
     pos = {r: [x for x in records[r] if x["category"] in ("call", "shout")] for r in RUNS}
     rows = []
     for v in sorted({x["voice"] for x in pos["with"]}):
