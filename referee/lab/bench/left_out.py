@@ -56,6 +56,8 @@ def run(args, measure, progress, machine, error) -> int:
             lines = results[r].read_text().splitlines()
             meta = json.loads(lines[0])["meta"]
             records[r] = [json.loads(x) for x in lines[1:] if x.strip()]
+        meta["models"] = {r: model_about(Path(m["path"])) if Path(m["path"]).exists() else m
+                          for r, m in meta["models"].items()}
     else:
         for m in models:
             if not m.exists():
@@ -110,11 +112,14 @@ def _hear(job) -> tuple[list[dict], float]:
 
 
 def model_about(path: Path) -> dict:
-    """What a model file says of its fit: its path, data files and epochs."""
+    """What a model file says of its fit: its path, data files and epochs (those of the
+    fits it was continued from first)."""
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
+    before = [h.get("epochs") for h in meta.get("history", [])]
     return {"path": str(path), "trained_on": meta.get("trained_on", []),
-            "epochs": meta.get("epochs"), "from_scratch": not meta.get("history")}
+            "epochs": " + ".join(str(e) for e in [*before, meta.get("epochs")]),
+            "from_scratch": True}  # the first fit of a chain has no --init
 
 
 def _figures(s: dict) -> list[tuple[str, str, tuple[int, int], bool | None]]:
