@@ -72,11 +72,15 @@ def test_commands_are_ones_the_table_knows(g):
     cmds = {p.said for p in g.phrases if p.kind == "command"}
     assert cmds and all(c.replace(" ", "-") in COMMANDS for c in cmds)
     assert g.match("referee score").said == "score"
-    assert g.match("what's the score").said == "score"
+    assert g.match("referee what's the score").said == "score"
+    assert g.match("referee say that again").said == "repeat"
     assert g.match("referee new game").said == "new game"
-    # what undoes or ends something needs the prefix: table talk has the rest
-    for everyday in ("undo that", "start a new game", "end the game"):
+    # Every command needs the prefix: table talk has the everyday wordings (issue 25).
+    assert all(p.words[0] == "referee" for p in g.phrases if p.kind == "command")
+    for everyday in ("undo that", "start a new game", "end the game", "what's the score",
+                     "say that again", "pause the game", "resume the game"):
         assert g.match(everyday) is None
+        assert tuple(everyday.split()) in g.decoys, everyday  # the engine's place for them
     assert g.match("referee undo").said == "undo"
     assert g.match("referee end game").said == "end"
     assert g.match("score") is None  # one short word is too easy to say in passing
@@ -166,3 +170,18 @@ def test_broken_grammar_files_raise_grammar_error_naming_the_file(tmp_path, cont
 def test_missing_grammar_names_the_file():
     with pytest.raises(GrammarError, match="nosuch.json: no such grammar file"):
         Grammar.load("nosuch")
+
+
+@pytest.mark.parametrize("name", ["swoop", "gops"])
+def test_every_game_hears_commands_only_when_said_to_the_referee(name):
+    if name == "gops":
+        from referee.hearing.gops_grammar import gops_grammar
+        g = gops_grammar(["ann", "bob"], "purple")
+    else:
+        g = Grammar.load(name)
+    table = Grammar.load("table")
+    commands = {p.words: p.said for p in g.phrases if p.kind == "command"}
+    assert commands == {p.words: p.said for p in table.phrases if p.kind == "command"}
+    for everyday in ("what's the score", "say that again", "pause the game", "resume the game"):
+        assert g.match(everyday) is None, (name, everyday)
+        assert tuple(everyday.split()) in g.decoys, (name, everyday)

@@ -142,7 +142,7 @@ def test_each_voice_says_four_sentences_to_the_referee_that_are_no_command():
     assert not set(sentences.ADDRESSED["tuning"]) & set(sentences.ADDRESSED["held-out"])
     # They come after every other item, so those are as in version 3.
     first = items.index(addressed[0])
-    assert all(i.category in ("addressed", "partial", "partial-chatter")
+    assert all(i.category in ("addressed", "partial", "partial-chatter", "unaddressed")
                for i in items[first:] if i.split == "tuning")
 
 
@@ -153,9 +153,11 @@ def test_each_voice_says_its_splits_partial_calls_and_talk_with_bare_card_words_
     for split in corpus.SPLITS:
         mine = [i for i in items if i.split == split]
         first = next(k for k, i in enumerate(mine) if i.category == "partial")
-        # They come after every other item, so those are as before.
-        assert all(i.category in ("partial", "partial-chatter") for i in mine[first:])
-        assert len(mine) - first == 18 * sum(v.split == split for v in corpus.VOICES)
+        # They come after every other item but the unaddressed talk, so those are as before.
+        assert all(i.category in ("partial", "partial-chatter", "unaddressed")
+                   for i in mine[first:])
+        assert sum(i.category in ("partial", "partial-chatter") for i in mine[first:]) \
+            == 18 * sum(v.split == split for v in corpus.VOICES)
     for i in items:
         if i.category == "partial":
             m = grammar.match(i.text)
@@ -164,6 +166,26 @@ def test_each_voice_says_its_splits_partial_calls_and_talk_with_bare_card_words_
             assert i.expect is None and grammar.match(i.text) is None
     for table in (sentences.PARTIALS, sentences.PARTIAL_CHATTER):
         assert not set(table["tuning"]) & set(table["held-out"])
+
+
+def test_each_voice_says_its_splits_talk_in_a_commands_words_last_and_it_is_no_command():
+    from referee.hearing.engine import DEFAULT_KINDS
+    from referee.hearing.grammar import Grammar
+    items = corpus.plan(1)
+    grammar = Grammar.load().subset(DEFAULT_KINDS)
+    for split in corpus.SPLITS:
+        mine = [i for i in items if i.split == split]
+        first = next(k for k, i in enumerate(mine) if i.category == "unaddressed")
+        assert all(i.category == "unaddressed" for i in mine[first:])
+        voices = [v.id for v in corpus.VOICES if v.split == split]
+        assert sorted(i.voice for i in mine[first:]) == sorted(voices * 4)
+        assert {i.snr for i in mine[first:]} == set(corpus.SNRS)
+        for i in mine[first:]:
+            assert i.expect is None and i.text in sentences.UNADDRESSED[split]
+            assert grammar.match(i.text) is None and not i.text.startswith("referee")
+    # Commands are said to the referee, in both splits (issue 25).
+    assert all(i.text.startswith("referee ") for i in items if i.category == "command")
+    assert not set(sentences.UNADDRESSED["tuning"]) & set(sentences.UNADDRESSED["held-out"])
 
 
 def test_a_development_set_replaces_the_tuning_voices_only():

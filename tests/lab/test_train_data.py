@@ -240,3 +240,41 @@ def test_the_suit_checks_examples_are_the_ends_of_mixes_made_as_the_classifiers(
     # Mixed as the phrase classifier's examples are: the first mix of a job,
     # drawn first from its seed, is the same one.
     assert got[0][2] == data.mixes(job, x.astype(np.float64))[0][2]
+
+
+def test_a_family_left_out_is_never_said_and_the_rest_of_the_plan_is_as_before():
+    whole = data.plan(per_card=2, goops=20, others=300, seed=5, hibari=0.0)
+    without = data.plan(per_card=2, goops=20, others=300, seed=5, hibari=0.0, leave_out="flite")
+    assert {voices.family(j.voice) for j in whole} >= {"espeak-ng", "flite", "festival"}
+    assert "flite" not in {voices.family(j.voice) for j in without}
+    assert not [v for v in voices.training_voices("flite") if v.engine == "flite"]
+    # The same texts, labels, deliveries and noise seeds; flite's share is espeak-ng's.
+    for a, b in zip(whole, without, strict=True):
+        assert (a.text, a.label, a.rate, a.pitch, a.seed) == (b.text, b.label, b.rate, b.pitch,
+                                                              b.seed)
+        assert b.voice == a.voice or (a.voice.engine == "flite"
+                                      and b.voice.engine == "espeak-ng")
+    with pytest.raises(ValueError, match="no voice family"):
+        data.plan(per_card=1, goops=0, others=0, leave_out="pico")
+
+
+def test_the_data_command_leaves_a_family_out_of_the_speech_babble_and_leaks(tmp_path,
+                                                                             monkeypatch):
+    from referee.lab.train.__main__ import main
+    said = []
+    real = data._talk_and_leaks
+
+    def spy(seed, leave_out=None):
+        said.append(leave_out)
+        return real(seed, leave_out)
+
+    monkeypatch.setattr(data, "_talk_and_leaks", spy)
+    out = tmp_path / "d.npz"
+    assert main(["data", "--per-card", "0", "--goops", "0", "--others", "12", "--seed", "5",
+                 "--hibari", "0", "--workers", "1", "--leave-out", "flite", "--out",
+                 str(out)]) == 0
+    assert said == ["flite"]
+    with np.load(out) as z:
+        spoken = {str(v) for v in z["voices"] if v}
+    assert spoken and not [v for v in spoken if v.startswith("flite:")]
+    assert spoken <= {v.id for v in voices.training_voices("flite")}

@@ -57,8 +57,8 @@ class PocketSphinx(Backed):
     or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
     :data:`SURE_VOICED_RUN` when the classifier gives it ``sure`` or more.
     (Those bars are the settings of ``backing``, a :class:`Backing`; each may
-    also be given by name.) Undo, new game and end (the commands said only as "referee ...") count
-    only if what follows "referee" fits a command's ending better than
+    also be given by name.) A command (said only as "referee ...": "referee score") counts
+    only if what follows "referee" fits that command's endings better than
     ``reject_addressed`` against a free phone loop (see
     :meth:`_addressed_score`): talk addressed to the referee is not one of them.
 
@@ -144,12 +144,14 @@ class PocketSphinx(Backed):
         self.reject_of = reject_of
         self.of_fallback = bool(of_fallback)
         commands = [p for p in self.grammar.phrases if p.kind == "command"]
-        #: Commands said only as "referee ...": those that undo or end something.
+        #: Commands said only as "referee ...": all of the table's (issue 25).
         self._guarded = {p.said for p in commands} - {
             p.said for p in commands if p.words[:1] != (ADDRESS,)}
-        #: What may follow "referee" in a command ("score", "new game").
-        self._addressed = sorted({" ".join(p.words[1:]) for p in commands
-                                  if len(p.words) > 1 and p.words[0] == ADDRESS})
+        #: What may follow "referee" in each command ("score", "what's the score").
+        self._addressed: dict[str, list[str]] = {}
+        for p in commands:
+            if len(p.words) > 1 and p.words[0] == ADDRESS:
+                self._addressed.setdefault(p.said, []).append(" ".join(p.words[1:]))
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
         self._shouts = [p.said for p in self.grammar.phrases if p.kind == "shout"]
@@ -171,9 +173,10 @@ class PocketSphinx(Backed):
                     self.reject_partial, self.reject_of) != (None, None, None, None, None):
                 # A free phone loop: the rival explanation of the same audio.
                 d.add_allphone_file("phones", None)
-            if self.reject_addressed is not None and self._addressed:
-                d.add_jsgf_string("addressed", "#JSGF V1.0;\ngrammar addressed;\n"
-                                  "public <rest> = " + " | ".join(self._addressed) + ";\n")
+            if self.reject_addressed is not None:
+                for k, (said, rests) in enumerate(sorted(self._addressed.items())):
+                    d.add_jsgf_string(f"addressed{k}", "#JSGF V1.0;\ngrammar addressed;\n"
+                                      "public <rest> = " + " | ".join(sorted(rests)) + ";\n")
             if self.reject_of is not None and "partial" in self.grammar.kinds:
                 d.add_jsgf_string("of", "#JSGF V1.0;\ngrammar of;\npublic <of> = of;\n")
             d.activate_search("grammar")
@@ -266,8 +269,8 @@ class PocketSphinx(Backed):
         if reject is not None:
             score = self._phone_loop(d, pcm)
         if m is not None and m.said in self._guarded and self.reject_addressed is not None \
-                and len(words) > 1 and words[0][0] == ADDRESS and self._addressed:
-            rest = self._addressed_score(d, pcm[int(words[0][2] * self.rate):])
+                and len(words) > 1 and words[0][0] == ADDRESS and m.said in self._addressed:
+            rest = self._addressed_score(d, m.said, pcm[int(words[0][2] * self.rate):])
             if rest is not None and rest <= self.reject_addressed:
                 return text, words, 0.0
         if m is not None and m.kind == "partial" and self.reject_of is not None \
@@ -301,17 +304,20 @@ class PocketSphinx(Backed):
         finally:
             d.activate_search("grammar")
 
-    def _addressed_score(self, d, pcm: np.ndarray) -> float | None:
-        """What follows "referee" in a command, ``pcm``, read as one of the
-        commands' endings, against a free phone loop on the same audio, per
+    def _addressed_score(self, d, said: str, pcm: np.ndarray) -> float | None:
+        """What follows "referee" in the command ``said``, ``pcm``, read as that
+        command's endings, against a free phone loop on the same audio, per
         frame (log base 1.0001). Talk addressed to the referee ("referee, who
         won?") is forced onto a command as readily as a command is heard, over
         the whole segment, where "referee" itself fits well; on its own, the
-        rest fits a command's ending far worse than a command's does."""
+        rest fits a command's ending far worse than a command's does. (Only
+        that command's: with every command's, "it is my go" fit "say that
+        again" well enough to pass as "undo".)"""
         if len(pcm) < HOP * 3:
             return None
         try:
-            g = _search_score(d, "addressed", pcm)
+            search = f"addressed{sorted(self._addressed).index(said)}"
+            g = _search_score(d, search, pcm)
             p = None if g is None else _search_score(d, "phones", pcm)
             return None if p is None else (g[0] - p[0]) / g[1]
         finally:

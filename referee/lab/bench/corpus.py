@@ -28,10 +28,11 @@ from referee.core.errors import RefereeError
 from referee.lab import mixing
 from referee.lab.mixing import RATE
 from referee.lab.sentences import (ADDRESSED, BABBLE, CHATTER, COMMANDS, GOOP_TEXTS,
-                                   NEAR_MISSES, PARTIAL_CHATTER, PARTIALS, PROBE_NEAR_MISSES)
+                                   NEAR_MISSES, PARTIAL_CHATTER, PARTIALS, PROBE_NEAR_MISSES,
+                                   UNADDRESSED)
 from referee.lab.synth import Voice, spoken_pool, synthesize, write_wav
 
-VERSION = 4
+VERSION = 5
 """Bump when the plan or the mixing changes, so old caches are not reused."""
 
 SPLITS = ("tuning", "held-out")
@@ -135,10 +136,12 @@ class Item:
     split: str
     category: str
     """``'call'``, ``'shout'``, ``'command'``, ``'partial'`` (a bare rank or suit, or a
-    call cut short), ``'chatter'``, ``'near-miss'``, ``'noise'``, ``'addressed'`` or
-    ``'partial-chatter'`` (the last five are negatives; ``'addressed'`` is talk to the
-    referee that is no command, "referee, who won that one"; ``'partial-chatter'``, talk
-    with a bare rank or suit in it, "five minutes")."""
+    call cut short), ``'chatter'``, ``'near-miss'``, ``'noise'``, ``'addressed'``,
+    ``'partial-chatter'`` or ``'unaddressed'`` (the last six are negatives; ``'addressed'``
+    is talk to the referee that is no command, "referee, who won that one";
+    ``'partial-chatter'``, talk with a bare rank or suit in it, "five minutes";
+    ``'unaddressed'``, talk in a command's words not said to the referee, "what's the
+    score")."""
     text: str
     """What the voice says ('' for noise only)."""
     expect: str | None
@@ -208,7 +211,9 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
     sentences addressed to the referee (drawn apart, so the items before them
     are as in version 3); then per voice its split's 8 partial calls ("queen", "jack of")
     and 10 sentences of table talk with bare card words ("five minutes"), drawn apart
-    too, so that the items before them, and a cache of them, are as before."""
+    too, so that the items before them, and a cache of them, are as before; then per voice
+    its split's 4 sentences in a command's words not said to the referee ("what's the
+    score"), drawn apart too."""
     items: list[Item] = []
     deck = [c.spoken for c in full_deck()]
     for split in SPLITS:
@@ -268,6 +273,12 @@ def plan(seed: int = 1, voices: tuple[Voice, ...] = VOICES) -> list[Item]:
                 per_cat[category] = i + 1
                 snr, noise = snr_noise(i, vi)
                 add(category=category, text=text, expect=expect, voice=voice.id,
+                    family=voice.engine, snr=snr, noise=noise, **delivery(rng))
+        for vi, voice in enumerate(speakers):
+            rng = mixing.rng_for(seed, f"plan/unaddressed/{voice.id}")
+            for i, text in enumerate(rng.permutation(UNADDRESSED[split])):
+                snr, noise = snr_noise(i, vi)
+                add(category="unaddressed", text=str(text), expect=None, voice=voice.id,
                     family=voice.engine, snr=snr, noise=noise, **delivery(rng))
     return items
 

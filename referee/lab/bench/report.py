@@ -12,17 +12,21 @@ from referee.lab.bench import metrics as M
 
 SNR_ORDER = ("clean", "20", "10", "5")
 SNR_LABEL = {"clean": "clean", "20": "20 dB", "10": "10 dB", "5": "5 dB"}
-#: Minimum exact-phrase accuracy (%) of card calls per SNR bucket, held-out voices.
-ACCURACY_TARGETS = {"clean": 98.0, "20": 95.0, "10": 85.0, "5": 60.0}
-FALSE_ACCEPT_TARGET = 2.0  # % of negatives, at most
-ISSUE_NEGATIVES = ("chatter", "near-miss", "noise")
-"""The negatives the false-accept target is judged on: the issue's kinds (talk
+#: Minimum exact-phrase accuracy (%) of card calls per SNR bucket, held-out voices (issue 25).
+ACCURACY_TARGETS = {"clean": 99.0, "20": 97.0, "10": 92.0, "5": 80.0}
+GOOP_TARGET = 90.0  # % of "goop" heard, all SNRs, at least
+FALSE_ACCEPT_TARGET = 1.0  # % of negatives, at most
+ISSUE_NEGATIVES = ("chatter", "near-miss", "unaddressed", "noise")
+"""The negatives the false-accept target is judged on: talk and noise (talk
 addressed to the referee is reported apart)."""
+UNADDRESSED_TALK = ("chatter", "near-miss", "partial-chatter", "unaddressed")
+"""Talk not addressed to the referee: it must set off no command."""
+COMMAND_TALK_TARGET = 1.0  # % of talk not addressed to the referee that sets off a command
 UNDOING = ("undo", "new game", "end")
 """Commands that undo or end something."""
 PARTIAL_TARGET = 90.0  # % of partial calls heard as one, at least
 PARTIAL_ACCEPT_TARGET = 1.0  # % of talk turned into a partial call, at most
-TALK = ("chatter", "near-miss", "partial-chatter", "addressed")
+TALK = ("chatter", "near-miss", "partial-chatter", "unaddressed", "addressed")
 """The negatives that are talk: what must not become a partial call."""
 RTF_TARGET = 0.1  # CPU seconds per audio second per channel, at most
 P95_TARGET = 0.300  # seconds, at most
@@ -89,7 +93,14 @@ def summary(records: list[dict]) -> dict:
         "delays": len(d),
         "partials": M.partials_heard(records),
         "partial_accepts": M.partial_accepts(r for r in records if r["category"] in TALK),
+        "command_talk": command_talk(records),
     }
+
+
+def command_talk(records: list[dict]) -> tuple[int, int]:
+    """(items of talk not addressed to the referee that set off a command, such items)."""
+    return M.rate((r for r in records if r["category"] in UNADDRESSED_TALK),
+                  lambda r: _commands(r) != [])
 
 
 def verdicts(s: dict) -> dict[str, bool | None]:
@@ -98,8 +109,12 @@ def verdicts(s: dict) -> dict[str, bool | None]:
     for snr, target in ACCURACY_TARGETS.items():
         k, n = s["accuracy"][snr]
         out[snr] = None if n == 0 else M.pct(k, n) >= target
+    k, n = s["goop"]
+    out["goop"] = None if n == 0 else M.pct(k, n) >= GOOP_TARGET
     k, n = s["false_accepts"]
     out["false_accepts"] = None if n == 0 else M.pct(k, n) <= FALSE_ACCEPT_TARGET
+    k, n = s.get("command_talk", (0, 0))
+    out["command_talk"] = None if n == 0 else M.pct(k, n) <= COMMAND_TALK_TARGET
     k, n = s["partials"]
     out["partials"] = None if n == 0 else M.pct(k, n) >= PARTIAL_TARGET
     k, n = s["partial_accepts"]
@@ -147,12 +162,18 @@ def render(records: list[dict], meta: dict) -> str:
         rows.append([f"Card calls, {SNR_LABEL[snr]}", f"≥ {ACCURACY_TARGETS[snr]:.0f} %",
                      *[_fmt_rate(*sums[s]["accuracy"][snr], ci=True) for s in present],
                      _mark(v[snr]), f"{STARTING_POINT[snr]:.0f} %"])
-    rows.append(['"goop", all SNRs', "–", *[_fmt_rate(*sums[s]["goop"], ci=True) for s in present],
-                 "–", f"{STARTING_POINT['goop']:.0f} %"])
-    rows.append(["False accepts (chatter, near-misses and noise with a call or shout)",
-                 f"≤ {FALSE_ACCEPT_TARGET:.0f} %",
+    rows.append(['"goop", all SNRs', f"≥ {GOOP_TARGET:.0f} %",
+                 *[_fmt_rate(*sums[s]["goop"], ci=True) for s in present],
+                 _mark(v["goop"]), f"{STARTING_POINT['goop']:.0f} %"])
+    rows.append(["False accepts (chatter, near-misses, talk in a command's words and noise "
+                 "with a call or shout)", f"≤ {FALSE_ACCEPT_TARGET:.0f} %",
                  *[_fmt_rate(*sums[s]["false_accepts"], ci=True) for s in present],
                  _mark(v["false_accepts"]), "–"])
+    rows.append(["Commands from talk not addressed to the referee (chatter, near-misses, talk "
+                 "with bare card words, talk in a command's words: \"what's the score\")",
+                 f"≤ {COMMAND_TALK_TARGET:.0f} %",
+                 *[_fmt_rate(*sums[s]["command_talk"], ci=True) for s in present],
+                 _mark(v["command_talk"]), "–"])
     rows.append(["Partial calls (\"queen\", \"jack of\") heard as a partial call, all SNRs",
                  f"≥ {PARTIAL_TARGET:.0f} %",
                  *[_fmt_rate(*sums[s]["partials"], ci=True) for s in present],
@@ -173,7 +194,9 @@ def render(records: list[dict], meta: dict) -> str:
     if missed:
         names = {"clean": "accuracy on clean audio", "20": "accuracy at 20 dB",
                  "10": "accuracy at 10 dB", "5": "accuracy at 5 dB",
-                 "false_accepts": "false accepts", "rtf": "real-time factor",
+                 "goop": '"goop" heard', "false_accepts": "false accepts",
+                 "command_talk": "commands from talk not addressed to the referee",
+                 "rtf": "real-time factor",
                  "partials": "partial calls heard",
                  "partial_accepts": "talk turned into a partial call",
                  "p95": "p95 delay"}
@@ -224,7 +247,7 @@ def render(records: list[dict], meta: dict) -> str:
           "recogniser emitted any card call or shout. Commands and numbers emitted on "
           "negatives are counted separately.", ""]
     rows = []
-    for cat in (*ISSUE_NEGATIVES, "addressed"):
+    for cat in (*ISSUE_NEGATIVES, "partial-chatter", "addressed"):
         cells = []
         for s in present:
             recs = _of(records, split=s, category=cat)
@@ -246,7 +269,8 @@ def render(records: list[dict], meta: dict) -> str:
     issue = [r for r in records if r["category"] in ISSUE_NEGATIVES]
     rows = [[SNR_LABEL[snr], *[_fmt_rate(*M.false_accepts(_of(issue, split=s, snr=snr)))
                                for s in present]] for snr in SNR_ORDER]
-    L += ["Per SNR, chatter, near-misses and noise (noise-only items by their noise level "
+    L += ["Per SNR, chatter, near-misses, talk in a command's words and noise (noise-only "
+          "items by their noise level "
           "against a −20 dBFS talker):", ""]
     L += _table(["SNR", *present], rows) + [""]
 
@@ -310,7 +334,9 @@ def render(records: list[dict], meta: dict) -> str:
               "seeds were never trained on, and only they judge the targets. One exception: "
               "the command \"referee end game\", held out since corpus version 3, is in the "
               "shipped model's training sets (made before), said by training voices and "
-              "labelled *other*, as every command is; commands are PocketSphinx's to hear."]
+              "labelled *other*, as every command is; commands are PocketSphinx's to hear. The "
+              "held-out remark \"let's resume the game\" ends in words those sets said as "
+              "talk (\"resume the game\", a command's wording then)."]
     if meta.get("skipped"):
         L += ["", "Items left out because the recogniser's grammar does not cover them "
               "as the corpus expects:", ""] + [f"- {s}" for s in meta["skipped"]]

@@ -84,6 +84,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--numbers", action="store_true",
                    help="measure the Goop count's numbers 0-52 instead (answers, corrections, "
                    "talk with number words; its own corpus and section of the report)")
+    p.add_argument("--left-out-family", metavar="FAMILY",
+                   choices=("espeak-ng", "festival", "flite"),
+                   help="how a voice family never trained on is heard (%(choices)s): the "
+                   "held-out items heard with the two classifiers of --models, fit with the "
+                   "family and without it (`python -m referee.lab.train data --leave-out`); "
+                   "its own section of the report")
+    p.add_argument("--models", nargs=2, metavar=("WITH", "WITHOUT"),
+                   help="with --left-out-family: the phrase classifiers fit with the family "
+                   "and without it")
     p.add_argument("--block-ms", type=int, default=BLOCK_MS,
                    help="audio block size fed to the recogniser (default: %(default)s, "
                    "what a microphone delivers)")
@@ -141,6 +150,11 @@ def _run(args: argparse.Namespace) -> int:
     if getattr(args, "numbers", False):
         from referee.lab.bench import numbers_bench
         return numbers_bench.run(args, measure, _progress, _engine_desc)
+    if getattr(args, "left_out_family", None):
+        from referee.lab.bench import left_out
+        return left_out.run(args, measure, _progress, _machine, BenchError)
+    if getattr(args, "models", None):
+        raise BenchError("--models is for --left-out-family")
     split = "tuning" if args.dev else args.split or ("held-out" if args.quick else "both")
     voices = corpus.voices_for(args.dev)
     cdir = Path(args.corpus) if args.corpus else corpus.default_dir(args.seed, args.dev)
@@ -403,11 +417,13 @@ def corpus_about(speakers: tuple[Voice, ...] = corpus.VOICES,
     return (
         "Synthesised offline by `referee.lab.bench.corpus` from one seed and cached as 16 kHz mono "
         "WAV. Each voice says each of the 52 cards once (13 per SNR bucket), \"goop\" 8 times, "
-        "4 commands, 4 chatter sentences without card words and 4 near-misses (\"I have four "
+        "4 commands (said to the referee: \"referee pause\"), 4 chatter sentences without card "
+        "words and 4 near-misses (\"I have four "
         "hearts\", \"queen of the castle\", \"the goose is loose\"), and 4 sentences addressed "
         "to the referee that are no command (\"referee, who won that one\"), its split's 8 "
-        "partial calls (\"queen\", \"hearts\", \"jack of\") and 10 sentences of talk with "
-        "bare card words (\"five minutes\"); each split also has 26 noise-only items. Speaking rate varies ×0.85–1.2, pitch ±300 cents, peak level "
+        "partial calls (\"queen\", \"hearts\", \"jack of\"), 10 sentences of talk with "
+        "bare card words (\"five minutes\") and 4 remarks in a command's words not said to the "
+        "referee (\"what's the score\"); each split also has 26 noise-only items. Speaking rate varies ×0.85–1.2, pitch ±300 cents, peak level "
         "−26 to −3 dBFS; 0.3–1.5 s before and 0.8–1.6 s after the speech. Clean items have "
         "digital silence or faint room noise (pink, 50 dB down) around the speech; noisy ones "
         "babble (four overlapping TTS talkers saying other things), card-table clatter "

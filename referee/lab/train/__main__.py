@@ -2,7 +2,7 @@
 
     python -m referee.lab.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
                                  [--vocode F] [--diphone F]
-                                 [--talk-after F] [--near F]
+                                 [--talk-after F] [--near F] [--leave-out FAMILY]
     python -m referee.lab.train tails [the options of data]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE] [--suits]
@@ -18,6 +18,8 @@ import argparse
 import os
 import time
 from pathlib import Path
+
+from referee.lab.train.voices import FAMILIES
 
 CACHE = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee") / "train"
 
@@ -44,14 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.what in ("data", "tails"):
         from referee.lab.train import data
         jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                          a.diphone, a.talk_after, a.near)
+                          a.diphone, a.talk_after, a.near, a.leave_out)
         work = None
         if a.what == "tails":
             from referee.lab.train import tails
             work = tails.work
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True),
-                   work=work)
+                   work=work, leave_out=a.leave_out)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
     else:
         from referee.lab.train import fit
@@ -89,6 +91,10 @@ def _data_options(d: argparse.ArgumentParser, out: Path) -> None:
     d.add_argument("--near", type=float, default=0.0,
                    help="share of the other talk that is a rank followed by words that are not "
                         "a suit: 'jack of all trades', 'ace up my sleeve' (default %(default)s)")
+    d.add_argument("--leave-out", metavar="FAMILY", choices=FAMILIES,
+                   help="no voice of this family (%(choices)s): its share is espeak-ng's, as "
+                        "for measuring how a kind of voice never trained on is heard "
+                        "(docs/model-history.md)")
     d.add_argument("--workers", type=int, default=os.cpu_count() or 1)
 
 

@@ -38,7 +38,8 @@ from referee.lab.mixing import RATE
 from referee.lab.synth import SynthError, Voice, spoken_pool
 from referee.lab.train.texts import (EVERYDAY, RANKS, SUITS, banned_texts, card_texts,
                                      held_out_texts, near_text, other_text)
-from referee.lab.train.voices import family, forget_engines, synthesize, training_voices
+from referee.lab.train.voices import (FAMILIES, family, forget_engines, synthesize,
+                                      training_voices)
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ class Job:
 
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
          hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
-         diphone: float = 0.0, talk_after: float = 0.0, near: float = 0.0) -> list[Job]:
+         diphone: float = 0.0, talk_after: float = 0.0, near: float = 0.0,
+         leave_out: str | None = None) -> list[Job]:
     """The utterances of one training set; ``hibari``, ``piper`` and
     ``diphone``: the shares said by hibari-tts's speakers, by piper's Joe and
     by :func:`diphone_voices` (when installed; else espeak-ng says them), the rest
@@ -70,11 +72,16 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
     ``talk_after``: the share of calls and shouts whose second mix has talk
     straight after them (drawn so too); ``near``: the share of the other talk that is
     a rank followed by words that are not a suit (:func:`near_text`; with 0 the rest
-    of the plan is as before)."""
+    of the plan is as before); ``leave_out``: no voice of that family (see
+    :func:`~.voices.family`): an espeak-ng voice says what one of its voices would have,
+    and every other choice is as in the plan without it."""
     rng = random.Random(seed)
     voices = training_voices()
-    families = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone")
+    families = FAMILIES
     by_family = {f: [v for v in voices if family(v) == f] for f in families}
+    # Voices are drawn as without ``leave_out`` and replaced after, so the draws stay in step.
+    kept = training_voices(leave_out) if leave_out is not None else voices  # checks the name
+    stand_ins = [v for v in kept if family(v) == "espeak-ng"] or kept
     banned = banned_texts() if near > 0 else held_out_texts()
     lines: list[tuple[str, str]] = []
     for text, label in card_texts():
@@ -95,9 +102,11 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
         fam = rng.choices(families,
                           (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper, diphone))[0]
         fam = fam if by_family.get(fam) else "espeak-ng"
-        job = Job(i, text, label, rng.choice(by_family[fam]),
-                  round(rng.uniform(0.8, 1.25), 3), rng.randint(-300, 300),
-                  rng.randrange(2**31))
+        voice = rng.choice(by_family[fam])
+        if leave_out is not None and family(voice) == leave_out:
+            voice = random.Random(f"{seed}/{i}").choice(stand_ins)
+        job = Job(i, text, label, voice, round(rng.uniform(0.8, 1.25), 3),
+                  rng.randint(-300, 300), rng.randrange(2**31))
         if vocode > 0 and (job.seed % 10007) / 10007 < vocode:
             job = replace(job, vocoded=True)
         if talk_after > 0 and label != OTHER \
@@ -109,12 +118,14 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
 
 # Mixing and segmenting -----------------------------------------------------
 
-def _talk_and_leaks(seed: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _talk_and_leaks(seed: int, leave_out: str | None = None
+                    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Talk for babble (60 lines of everyday words, no card words), and card
     calls by other voices (40: a neighbour's call leaking into a player's
-    mic), said by training voices (see :func:`~referee.lab.synth.spoken_pool`)."""
+    mic), said by training voices (see :func:`~referee.lab.synth.spoken_pool`), none of
+    family ``leave_out``."""
     rng = random.Random(seed)
-    voices = training_voices()
+    voices = training_voices(leave_out)
     cards = [t for t, _ in card_texts()]
 
     def talk():
@@ -307,11 +318,12 @@ def _work(job: Job):
 
 
 def build(out: Path, jobs: list[Job], seed: int = 7, workers: int = 2, progress=print,
-          work=None) -> Path:
+          work=None, leave_out: str | None = None) -> Path:
     """Synthesise, mix and cut every job; save features and labels to ``out``
     (npz). ``work``: what makes a job's examples (default: :func:`_work`, the
-    phrase classifier's; see also :func:`.tails.work`)."""
-    pools = _talk_and_leaks(seed)
+    phrase classifier's; see also :func:`.tails.work`); ``leave_out``: the voice
+    family the jobs were planned without, left out of babble and leaking calls too."""
+    pools = _talk_and_leaks(seed, leave_out)
     feats, labels, conds, voices = [], [], [], []
     with mp.get_context("fork").Pool(workers, initializer=_init, initargs=(pools,)) as p:
         for k, (job, ex) in enumerate(p.imap_unordered(work or _work, jobs, chunksize=8)):

@@ -106,7 +106,7 @@ def held_out_texts() -> set[str]:
     """Sentences of the benchmark's held-out set, never to be trained on."""
     out = set()
     for table in (sentences.CHATTER, sentences.NEAR_MISSES, sentences.BABBLE,
-                  sentences.ADDRESSED):
+                  sentences.ADDRESSED, sentences.UNADDRESSED):
         out |= {t.lower() for t in table["held-out"]}
     out |= {t.lower() for t, _ in sentences.COMMANDS["held-out"]}
     return out

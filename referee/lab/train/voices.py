@@ -42,8 +42,17 @@ def espeak_variants() -> list[str]:
     return [v for v in found if v not in HELD_OUT_VARIANTS | UNUSED_VARIANTS]
 
 
-def training_voices() -> list[Voice]:
-    """Every voice training speaks with, of those installed here."""
+FAMILIES = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone")
+"""The shares a training set is planned in (see :func:`family`)."""
+
+
+def training_voices(leave_out: str | None = None) -> list[Voice]:
+    """Every voice training speaks with, of those installed here; ``leave_out``: none
+    of that :func:`family` (to measure how a kind of voice never trained on is heard)."""
+    if leave_out is not None:
+        if leave_out not in FAMILIES:
+            raise ValueError(f"no voice family {leave_out!r}: choose from {', '.join(FAMILIES)}")
+        return [v for v in training_voices() if family(v) != leave_out]
     voices = [Voice("espeak-ng", f"{a}+{v}", "train") for a in ESPEAK_ACCENTS
               for v in espeak_variants()]
     voices += [Voice("espeak-ng", a, "train") for a in ESPEAK_ACCENTS]
