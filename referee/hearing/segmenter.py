@@ -139,8 +139,7 @@ class Segmenter:
         """A segment grown to ``max_length`` (noise or talk held it open): closed at the
         quietest frame of its last ``CUT_WINDOW`` seconds, and what follows that frame
         goes on as the open segment, so that a call said as the length ran out is not
-        cut in two (in babble a segment reached it four to eight times a game, and the
-        dealer's cards cut so went unheard: docs/hearing-decisions.md)."""
+        cut in two (docs/hearing-decisions.md)."""
         n = len(self.current)
         w = min(n - 1, int(round(self.CUT_WINDOW * self.rate / self.frame)))
         p = np.array([float(np.mean(f.astype(np.float64) ** 2)) for f in self.current[n - w:]])
