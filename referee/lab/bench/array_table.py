@@ -20,9 +20,8 @@ import numpy as np
 
 from referee.audio.wav import read_wav, write_wav
 from referee.lab import mixing
-from referee.lab.bench import corpus
 from referee.lab.bench.games import Game, Voices
-from referee.lab.bench.games_table import PEAK_DBFS, dry_tracks
+from referee.lab.bench.games_table import PEAK_DBFS, dry_tracks, noise_kind
 from referee.lab.mixing import RATE
 
 VERSION = 1
@@ -139,12 +138,7 @@ def render(game: Game, table: Table, voices: Voices, rng: np.random.Generator,
             if w == who:
                 dry[at: at + len(x)] += x
         speech += _through(dry, rirs[who], n)
-    kind = "pink" if game.noise == "reverb" else game.noise
-    pool = None
-    if kind == "babble":
-        cache = directory / "babble"
-        cache.mkdir(parents=True, exist_ok=True)
-        pool = corpus.babble_pool(game.split, seed, voices.workdir, cache)
+    kind, pool = noise_kind(game, directory, seed, voices)
     noise = _through(mixing.make_noise(kind, n, rng, pool), noise_rir, n)
     noise /= np.sqrt(mixing.power(noise[:, 0]))
     hiss = np.stack([mixing.pink(n, rng) for _ in table.mics], axis=1) * 10 ** (HISS_DB / 20)

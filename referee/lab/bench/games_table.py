@@ -49,6 +49,19 @@ def build(spec: dict, directory: Path, voices: Voices, seed: int) -> Game:
     return game
 
 
+def noise_kind(game: Game, directory: Path, seed: int, voices: Voices
+               ) -> tuple[str, list | None]:
+    """The kind of noise a table of ``game`` is mixed with (a reverberant room has pink
+    noise in it) and, for babble, the pool of talk it is made from (cached in
+    ``directory``)."""
+    kind = "pink" if game.noise == "reverb" else game.noise
+    if kind != "babble":
+        return kind, None
+    cache = directory / "babble"
+    cache.mkdir(parents=True, exist_ok=True)
+    return kind, corpus.babble_pool(game.split, seed, voices.workdir, cache)
+
+
 def load(d: dict) -> Game:
     d = dict(d)
     d["utts"] = [Utt(**u) for u in d["utts"]]
@@ -101,12 +114,7 @@ def mix(game: Game, voices: Voices, rng: np.random.Generator, directory: Path,
                     for t in talkers}
     game.mic_gain_db = {m: round(float(rng.uniform(-MIC_GAIN_DB, MIC_GAIN_DB)), 1)
                         for m in talkers}
-    kind = "pink" if game.noise == "reverb" else game.noise
-    pool = None
-    if kind == "babble":
-        cache = directory / "babble"
-        cache.mkdir(parents=True, exist_ok=True)
-        pool = corpus.babble_pool(game.split, seed, voices.workdir, cache)
+    kind, pool = noise_kind(game, directory, seed, voices)
     room = mixing.make_noise(kind, n + 64, rng, pool)
     out = np.zeros((n, len(talkers)))
     for j, m in enumerate(talkers):
