@@ -102,6 +102,9 @@ class JournalFile:
                 fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
             except FileExistsError:
                 continue
+            except OSError as e:  # a read-only or full file system
+                raise JournalFileError(f"cannot keep games in {folder} ({e.strerror}); set "
+                                       f"REFEREE_DATA to a folder you can write") from None
             _fsync_dir(folder)
             return cls(path, fd)
         raise JournalFileError(f"{folder}: too many games started at {stamp_text}")
@@ -135,10 +138,20 @@ class JournalFile:
             raise ValueError(f"{self.path}: journal is closed")
         data = _line(obj)
         view = memoryview(data)
-        while view:  # one write for a line of any sane size; loop for the rest
-            n = os.write(self._fd, view)
-            view = view[n:]
-        os.fsync(self._fd)
+        at = os.lseek(self._fd, 0, os.SEEK_END)
+        try:
+            while view:  # one write for a line of any sane size; loop for the rest
+                n = os.write(self._fd, view)
+                view = view[n:]
+            os.fsync(self._fd)
+        except OSError as e:  # a full disk, a file system gone read-only
+            try:
+                os.ftruncate(self._fd, at)  # no torn line: the journal ends with a whole one
+            except OSError:
+                pass
+            raise JournalFileError(f"{self.path}: cannot write the journal ({e.strerror}); "
+                                   "the game so far is kept: make room, then `referee "
+                                   "resume`") from None
 
     def close(self) -> None:
         if self._fd is not None:

@@ -176,3 +176,47 @@ def test_new_uses_the_data_dir_by_default(tmp_path, monkeypatch):
         j.append({"type": "deal", "card": "3S", "at": 1.0})
     assert j.path.parent == tmp_path / "data" / "games"
     assert latest_unfinished() == j.path
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real file system of its own under ``tmp_path``: a 16 KiB tmpfs (the tests run as
+    root, as CI does; elsewhere they are skipped)."""
+    d = tmp_path / "disk"
+    d.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(d)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield d
+    finally:
+        subprocess.run(["umount", "-l", str(d)], capture_output=True)
+
+
+def test_a_read_only_data_dir_is_one_clear_error(small_disk):
+    (small_disk / "games").mkdir()
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    with pytest.raises(JournalFileError, match="Read-only file system.*REFEREE_DATA"):
+        JournalFile.new("stroop", small_disk / "games")
+
+
+def test_a_full_disk_mid_game_keeps_every_whole_line(small_disk):
+    j = JournalFile.new("stroop", small_disk, when=WHEN)
+    j.append(GAME)
+    (small_disk / "ballast").write_bytes(b"\0" * 8000)
+    calls = 0
+    with pytest.raises(JournalFileError, match="No space left on device.*referee resume"):
+        for calls in range(10_000):
+            j.append({"type": "call", "player": "ann", "said": "queen of hearts",
+                      "start": calls, "end": calls + 0.5})
+    j.close()
+    got = read_journal(j.path)
+    assert got.torn is None and j.path.read_bytes().endswith(b"\n")  # no torn line
+    assert got.objects[0] == GAME and len(got.objects) == calls + 1
+    (small_disk / "ballast").unlink()
+    with JournalFile.reopen(j.path) as again:  # room again: the game goes on
+        assert again.dropped == b""
+        again.append({"type": "call", "player": "bob", "said": "two of clubs",
+                      "start": 1e4, "end": 1e4 + 0.5})
+    assert read_journal(j.path).objects[-1]["player"] == "bob"
