@@ -46,6 +46,10 @@ VOICED_STEPS = 3
 """10 ms steps in a row that make a voice."""
 VOICE_GAP = 0.25
 """Seconds without voice within one call ("six of spades")."""
+CALL_GAP = 0.45
+"""Seconds without voice that may still lie within one call, between words as loud."""
+SAME_VOICE_DB = 8.0
+"""dB: words before such a gap this much quieter than the rest are another voice's leak."""
 MIN_RUN = 20
 """Frames: shorter bursts over the threshold (clicks of cards) are not the voice."""
 NOISE_PERCENTILES = (97, 90, 75)
@@ -166,11 +170,13 @@ def edges(env: np.ndarray, lo: int, hi: int, peak_in: tuple[int, int], floor_mar
 
 
 def _voice(y: np.ndarray, rate: int, lo: int, hi: int, until: int | None = None
-           ) -> tuple[float, float] | None:
+           ) -> tuple[float, float, float | None, float] | None:
     """Seconds (in ``y``) of the voiced stretch of ``y``'s frames ``lo`` to ``hi`` (1 ms
     envelope frames): the group of voiced steps, unvoiced gaps up to ``VOICE_GAP`` bridged,
     with the most voiced steps, of those that reach ``until`` (a frame) less
-    ``UNVOICED_TAIL`` where any does; None if there is no voice."""
+    ``UNVOICED_TAIL`` where any does, with the groups as loud before it across gaps up to
+    ``CALL_GAP``: (start, end, the end of its first group when such were taken in, else
+    None, and where the group that reaches ``until`` begins); None if there is no voice."""
     step = 0.01  # checks.voiced: one decision per 10 ms, of a 40 ms window
     a, b = int(lo * HOP * rate), int(hi * HOP * rate)
     # a vowel is voiced for steps on end; a click that rings at a pitch-like period, for one
@@ -178,13 +184,30 @@ def _voice(y: np.ndarray, rate: int, lo: int, hi: int, until: int | None = None
     if not len(v):
         return None
     groups = np.split(v, np.flatnonzero(np.diff(v) > VOICE_GAP / step) + 1)
+    every = groups
     if until is not None:
         # the recogniser's end is the call's (a little early, if anything); its start may
         # be that of a voice leaked in before the call, in the same segment
         last = (until - lo) * HOP - UNVOICED_TAIL
         groups = [g for g in groups if (g[-1] * step + 0.04) >= last] or groups
     g = max(groups, key=len)
-    return a / rate + g[0] * step, a / rate + g[-1] * step + 0.04
+    first, k = g[0], 0
+    if until is not None:
+        # words of the call itself before a longer pause ("nine of | spades" in noise) are
+        # as loud as the rest of it; a leaked voice left after the leaks are taken out is not
+        def level(h: np.ndarray) -> float:
+            x = y[a + int(h[0] * step * rate):a + int((h[-1] * step + 0.04) * rate)]
+            return 10 * np.log10(np.mean(np.asarray(x, np.float64) ** 2) + 1e-12)
+
+        k = next(i for i, h in enumerate(every) if h[0] == g[0])
+        own = level(g)
+        while k > 0 and (first - every[k - 1][-1]) * step - 0.04 <= CALL_GAP \
+                and level(every[k - 1]) >= own - SAME_VOICE_DB:
+            k -= 1
+            first = every[k][0]
+    head = None if first == g[0] else every[k][-1]
+    return (a / rate + first * step, a / rate + g[-1] * step + 0.04,
+            None if head is None else a / rate + head * step + 0.04, a / rate + g[0] * step)
 
 
 class CallTimer:
@@ -238,12 +261,17 @@ class CallTimer:
         lo, hi = idx(start - self.before), idx(end + self.after)
         pk = (idx(start), max(idx(end) - 10, idx(start) + 1))
         voice = _voice(y, r, max(0, lo), max(0, hi), idx(end))
+        pk_start = None  # where to look for the loudest frame the start is walked from
         if voice is not None:
             # the call's sound goes little beyond its voice (clatter, a slap of cards
             # beside it have none)
             lo, hi = max(lo, idx(t0 + voice[0] - UNVOICED_LEAD)), \
                 min(hi, idx(t0 + voice[1] + UNVOICED_TAIL))
-            pk = (max(pk[0], idx(t0 + voice[0])), min(pk[1], idx(t0 + voice[1])))
+            if voice[2] is not None:
+                # its first words lie a long pause before the rest: the start is walked
+                # from their loudest frame, the end from the rest's
+                pk_start = (idx(t0 + voice[0]), idx(t0 + voice[2]))
+            pk = (max(pk[0], idx(t0 + voice[3])), min(pk[1], idx(t0 + voice[1])))
         starts, ends = [], []
         for name, band in (("broad", BROAD), ("band", BAND)):
             env = envelope_db(band_pass(y, r, band), r)
@@ -254,6 +282,11 @@ class CallTimer:
             if got is None:
                 continue
             a, b, da, db = got
+            if pk_start is not None:
+                first = edges(env, lo, hi, (max(lo, pk_start[0]), min(hi, pk_start[1])),
+                              self.floor_margin, gap, leak)
+                if first is not None:
+                    a, da = first[0], first[2]
             # each envelope's edges, moved out to the SPAN_DB point; the outermost wins
             # (an envelope that loses an edge in the noise sees it late, never early)
             s_table = self.words["start"].get(name, {}).get(words[0] if words else "",

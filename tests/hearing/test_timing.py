@@ -195,3 +195,28 @@ def test_the_callers_voice_is_the_one_that_reaches_the_recognisers_end(tmp_path)
     assert voice is not None and abs(voice[0] - (at + s)) < 0.1, (voice, at + s)
     # without the end to go by, the longer talk is taken
     assert _voice(y, RATE, 0, hi)[0] < 0.6
+
+
+def test_a_call_with_a_long_pause_inside_keeps_its_first_words(tmp_path):
+    """ "nine of | spades" with 0.15 s between (and the unvoiced "sp": in noise "of" can sink): the
+    call's start is where "nine" begins, not where "spades" does; a voice 14 dB quieter the
+    same pause before the call (a leak the canceller left) is still not taken in."""
+    from referee.hearing.timing import HOP, _voice
+
+    sp = corpus(tmp_path, {"a": "flite:kal|nine of", "b": "flite:kal|spades",
+                           "other": "espeak:en-us|ace of hearts"})
+    a, b = (x[int(s * RATE):int(e * RATE)] for x in (sp["a"], sp["b"])
+            for s, e in [truth(x, RATE)])
+    at_b = 0.5 + len(a) / RATE + 0.15
+    n = int((at_b + len(b) / RATE + 1.0) * RATE)
+    y = place(n, a, 0.5) + place(n, b, at_b)
+    hi = int(n / RATE / HOP) - 20
+    until = int((at_b + len(b) / RATE - 0.05) / HOP)
+    voice = _voice(y, RATE, 0, hi, until=until)
+    assert voice is not None and abs(voice[0] - 0.5) < 0.1, voice
+    assert voice[2] is not None and voice[3] > at_b - 0.1  # where "spades" begins
+    # the same with another, quiet voice instead of "nine of"
+    other = 10 ** (-14 / 20) * sp["other"][:len(a)]
+    y2 = place(n, other, 0.5) + place(n, b, at_b)
+    voice2 = _voice(y2, RATE, 0, hi, until=until)
+    assert voice2 is not None and voice2[0] > at_b - 0.1 and voice2[2] is None, voice2
