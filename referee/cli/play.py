@@ -258,6 +258,9 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
     import signal
 
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    # Ctrl-C stops the referee even when it was started with SIGINT ignored (from a
+    # script or a job control-less shell, as a background job is)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from referee.app.journal_file import JournalFile, JournalFileError
     from referee.app.inputs import open_listening, table_talk
     from referee.app.session import ListeningFailed, run_live, run_recording
