@@ -11,8 +11,6 @@ from __future__ import annotations
 import os
 import tempfile
 
-import numpy as np
-
 from referee.audio.wav import read_wav, resample, write_wav
 from referee.hearing.seats import SeatMap, voice_spans
 
@@ -26,8 +24,7 @@ def seat_channels(path: str, names: list[str]) -> tuple[str, SeatMap, list[tuple
     "NAME here" was heard (seconds). Raises :class:`~referee.hearing.seats.SeatsError` when the
     names are not heard or two seats cannot be told apart, and
     :class:`~referee.audio.wav.AudioFileError` for a file it cannot read."""
-    audio, rate = read_wav(path)
-    a = audio.astype(np.float32) / 32768.0 if audio.dtype == np.int16 else audio
+    a, rate = read_wav(path)
     if rate != RATE:
         a = resample(a, rate, RATE)
     spans = voice_spans(a, RATE, len(names))

@@ -152,11 +152,16 @@ EVERYDAY_UNDO_OR_END = {
 }
 
 
-def test_commands_that_undo_or_end_something_need_the_referee_prefix(ps, tmp_path_factory):
-    said = corpus(tmp_path_factory.mktemp("everyday"), EVERYDAY_UNDO_OR_END)
-    for name in EVERYDAY_UNDO_OR_END:
+def assert_nothing_heard(ps, directory, phrases: dict[str, str]) -> None:
+    """Each of ``phrases`` (name -> 'voice|text'), said alone, gives nothing but unknowns."""
+    said = corpus(directory, phrases)
+    for name in phrases:
         got = feed(ps.stream(), pad(said[name], 0.5, 0.8))
         assert not [u for u in got if u.kind != "unknown"], (name, got)
+
+
+def test_commands_that_undo_or_end_something_need_the_referee_prefix(ps, tmp_path_factory):
+    assert_nothing_heard(ps, tmp_path_factory.mktemp("everyday"), EVERYDAY_UNDO_OR_END)
 
 
 #: Everyday remarks in the words of the other commands (issue 25: from chatter, two
@@ -177,10 +182,7 @@ ADDRESSED_COMMANDS = {
 
 
 def test_every_command_needs_the_referee_prefix(ps, tmp_path_factory):
-    said = corpus(tmp_path_factory.mktemp("remarks"), EVERYDAY_REMARKS)
-    for name in EVERYDAY_REMARKS:
-        got = feed(ps.stream(), pad(said[name], 0.5, 0.8))
-        assert not [u for u in got if u.kind != "unknown"], (name, got)
+    assert_nothing_heard(ps, tmp_path_factory.mktemp("remarks"), EVERYDAY_REMARKS)
     # The same voices say them to the referee: commands.
     said = corpus(tmp_path_factory.mktemp("addressed-commands"),
                   {k: v for k, (v, _) in ADDRESSED_COMMANDS.items()})

@@ -152,6 +152,9 @@ class PocketSphinx(Backed):
         for p in commands:
             if len(p.words) > 1 and p.words[0] == ADDRESS:
                 self._addressed.setdefault(p.said, []).append(" ".join(p.words[1:]))
+        #: The decoder search that reads each command's endings.
+        self._addressed_search = {said: f"addressed{k}"
+                                  for k, said in enumerate(sorted(self._addressed))}
         self.dither = dither
         self._decoys = set(self.grammar.decoys) if decoys else set()
         self._shouts = [p.said for p in self.grammar.phrases if p.kind == "shout"]
@@ -174,8 +177,9 @@ class PocketSphinx(Backed):
                 # A free phone loop: the rival explanation of the same audio.
                 d.add_allphone_file("phones", None)
             if self.reject_addressed is not None:
-                for k, (said, rests) in enumerate(sorted(self._addressed.items())):
-                    d.add_jsgf_string(f"addressed{k}", "#JSGF V1.0;\ngrammar addressed;\n"
+                for said, rests in self._addressed.items():
+                    d.add_jsgf_string(self._addressed_search[said],
+                                      "#JSGF V1.0;\ngrammar addressed;\n"
                                       "public <rest> = " + " | ".join(sorted(rests)) + ";\n")
             if self.reject_of is not None and "partial" in self.grammar.kinds:
                 d.add_jsgf_string("of", "#JSGF V1.0;\ngrammar of;\npublic <of> = of;\n")
@@ -316,8 +320,7 @@ class PocketSphinx(Backed):
         if len(pcm) < HOP * 3:
             return None
         try:
-            search = f"addressed{sorted(self._addressed).index(said)}"
-            g = _search_score(d, search, pcm)
+            g = _search_score(d, self._addressed_search[said], pcm)
             p = None if g is None else _search_score(d, "phones", pcm)
             return None if p is None else (g[0] - p[0]) / g[1]
         finally:

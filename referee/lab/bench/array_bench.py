@@ -109,7 +109,7 @@ def _baselines(seed: int, quick: bool) -> dict[str, list[bool]]:
 def run_array(args) -> int:
     """``referee bench --array [--quick] [--seed N] [--jobs N] [--out FILE]``."""
     from referee.lab.bench import games
-    from referee.lab.bench.games_run import build_games, default_dir as games_dir
+    from referee.lab.bench.games_run import build_games, default_dir as games_dir, run_jobs
     from referee.lab.bench.report import write_section
     from referee.lab.bench.run import _machine, _progress
 
@@ -122,23 +122,8 @@ def run_array(args) -> int:
     # the games' clean utterances (and the "NAME here"s) live in the game benchmark's cache
     work = [(g, array_table.MIC_COUNTS[k % len(array_table.MIC_COUNTS)], directory,
              games_dir(args.seed) / "utt", args.seed, base.get(g.id)) for k, g in enumerate(built)]
-    tick, records = _progress("array games"), []
-    jobs = max(1, min(args.jobs or 1, len(work)))
-    if jobs == 1:
-        done, pool = map(one, work), None
-    else:
-        import multiprocessing
-
-        pool = multiprocessing.get_context("fork").Pool(jobs)
-        done = pool.imap(one, work)
-    try:
-        for k, rec in enumerate(done):
-            records.append(rec)
-            tick(k + 1, len(work))
-    finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+    records = run_jobs(one, work, max(1, min(args.jobs or 1, len(work))),
+                       _progress("array games"))
     elapsed = time.perf_counter() - w0
     meta = {"command": "referee bench --array" + (" --quick" if args.quick else "")
             + (f" --jobs {args.jobs}" if args.jobs else "")

@@ -166,25 +166,31 @@ def referee_games(built: list[Game], directory: Path, extra: list[str], jobs: in
                   tick=None) -> list[dict]:
     """Each game of ``built`` (its WAV in ``directory``) refereed and scored, ``jobs`` at once,
     one process each; ``tick(k, n)`` after each."""
-    work = [(game, directory / game.file, extra) for game in built]
+    return run_jobs(referee_one, [(game, directory / game.file, extra) for game in built],
+                    jobs, tick)
+
+
+def run_jobs(fn, work: list, jobs: int = 1, tick=None) -> list:
+    """``fn`` of each item of ``work``, in order, ``jobs`` at once (forked processes when more
+    than one); ``tick(k, n)`` after each."""
     if jobs <= 1:
-        done, pool = map(referee_one, work), None
+        done, pool = map(fn, work), None
     else:
         import multiprocessing
 
         pool = multiprocessing.get_context("fork").Pool(jobs)
-        done = pool.imap(referee_one, work)
-    records = []
+        done = pool.imap(fn, work)
+    out = []
     try:
         for k, rec in enumerate(done):
-            records.append(rec)
+            out.append(rec)
             if tick:
                 tick(k + 1, len(work))
     finally:
         if pool is not None:
             pool.terminate()
             pool.join()
-    return records
+    return out
 
 
 def run_games(args) -> int:
