@@ -137,10 +137,17 @@ def pitch_strength(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
     its best pitch period between 60 and 400 Hz (0 where that is no peak), and
     the window's level in dB. Two empty arrays when ``x`` is shorter than one
     window."""
+    peak, level, _ = pitch_track(x, rate)
+    return peak, level
+
+
+def pitch_track(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`pitch_strength`'s two arrays, and the best pitch period of each step
+    (samples)."""
     x = np.asarray(x, np.float64).reshape(-1)
     size, hop = _pitch_window(rate)
     if len(x) < size:
-        return np.zeros(0), np.zeros(0)
+        return np.zeros(0), np.zeros(0), np.zeros(0)
     n = 1 + (len(x) - size) // hop
     ac = low_band_autocorrelation(x[np.arange(size)[None, :] + hop * np.arange(n)[:, None]],
                                   rate)
@@ -157,7 +164,7 @@ def pitch_strength(x: np.ndarray, rate: int) -> tuple[np.ndarray, np.ndarray]:
     # fall from lag 0 that low-passed noise (a slap) has.
     is_peak = (lags[rows, best] > lags[rows, best - 1]) & (lags[rows, best] >= lags[rows, best + 1])
     peak = np.where(is_peak, lags[rows, best], 0.0) / energy
-    return peak, 10 * np.log10(energy / size + 1.0)
+    return peak, 10 * np.log10(energy / size + 1.0), (best + lo - 1).astype(np.float64)
 
 
 #: dB under the loudest window within which a window with a pitch is voiced.
