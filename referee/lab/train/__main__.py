@@ -4,12 +4,16 @@
                                  [--vocode F] [--diphone F]
                                  [--talk-after F] [--near F] [--leave-out FAMILY]
     python -m referee.lab.train tails [the options of data]
+    python -m referee.lab.train overlaps [the options of data] [--reverb F]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
-                                 [--init MODEL --lr RATE] [--suits]
+                                 [--init MODEL --lr RATE] [--suits | --overlaps]
 
 ``tails`` makes the suit check's examples (the ends of the same utterances,
 see referee/train/tails.py); ``fit --suits`` fits the suit check from them
 (default --out models/suits.npz, --data ~/.cache/referee/train/tails.npz).
+``overlaps`` makes the two-voices check's (the same utterances alone and with a second
+voice at once, see referee/lab/train/overlaps.py); ``fit --overlaps`` fits it (default
+--out models/overlaps.npz, --data ~/.cache/referee/train/overlaps.npz).
 """
 
 from __future__ import annotations
@@ -30,8 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="what", required=True)
     d = sub.add_parser("data", help="synthesise the training data")
     t = sub.add_parser("tails", help="synthesise the suit check's training data")
+    o = sub.add_parser("overlaps", help="synthesise the two-voices check's training data")
     _data_options(d, CACHE / "data.npz")
     _data_options(t, CACHE / "tails.npz")
+    _data_options(o, CACHE / "overlaps.npz")
+    o.add_argument("--reverb", type=float, default=0.8,
+                   help="share of voices put in a room of their own (default %(default)s)")
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+")
     f.add_argument("--out", type=Path)
@@ -41,9 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     f.add_argument("--suits", action="store_true",
                    help="fit the suit check (from `tails` data) instead of the phrase classifier")
+    f.add_argument("--overlaps", action="store_true",
+                   help="fit the two-voices check (from `overlaps` data) instead")
     a = ap.parse_args(argv)
     t0 = time.time()
-    if a.what in ("data", "tails"):
+    if a.what in ("data", "tails", "overlaps"):
         from referee.lab.train import data
         jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
                           a.diphone, a.talk_after, a.near, a.leave_out)
@@ -51,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         if a.what == "tails":
             from referee.lab.train import tails
             work = tails.work
+        if a.what == "overlaps":
+            from functools import partial
+
+            from referee.lab.train import overlaps
+            work = partial(overlaps.work, reverb=a.reverb)
         data.build(a.out, jobs, a.seed, a.workers,
                    progress=lambda s: print(f"[{time.time() - t0:6.0f} s] {s}", flush=True),
                    work=work, leave_out=a.leave_out)
@@ -59,11 +74,15 @@ def main(argv: list[str] | None = None) -> int:
         from referee.lab.train import fit
         models = Path(__file__).resolve().parents[3] / "models"
         names = None
+        kind = "suits" if a.suits else "overlaps" if a.overlaps else "phrases"
         if a.suits:
             from referee.lab.train.tails import CLASSES
             names = CLASSES
-        fit.main(a.data or [CACHE / ("tails.npz" if a.suits else "data.npz")],
-                 a.out or models / ("suits.npz" if a.suits else "phrases.npz"),
+        if a.overlaps:
+            from referee.lab.train.overlaps import CLASSES
+            names = CLASSES
+        data_file = {"suits": "tails.npz", "overlaps": "overlaps.npz"}.get(kind, "data.npz")
+        fit.main(a.data or [CACHE / data_file], a.out or models / f"{kind}.npz",
                  a.epochs, a.seed, a.init, a.lr, names)
     return 0
 

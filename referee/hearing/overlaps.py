@@ -1,0 +1,53 @@
+"""The two-voices check: whether a stretch heard on one mic holds one voice or two.
+
+With one mic for the whole table, two players calling at once reach the recogniser as one
+utterance, and the voice profiles (:mod:`.voiceprints`) may give the blend to one of them.
+This small network (``models/overlaps.npz``, the phrase classifier's kind, see
+:mod:`.classifier`) hears the utterance and gives "two voices" and ``other`` a probability;
+it knows no player, so it needs no enrolment. ``python -m referee.lab.train overlaps`` and
+``fit --overlaps`` rebuild it (:mod:`referee.lab.train.overlaps`; figures:
+docs/one-device.md).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+
+TWO = "two voices"
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "overlaps.npz"
+MARGIN = 0.05
+"""Seconds either side of an utterance that the check hears (as it was trained)."""
+
+
+class OverlapCheck:
+    """A loaded two-voices check."""
+
+    def __init__(self, model: PhraseClassifier) -> None:
+        self.model = model
+        self.path = model.path
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "OverlapCheck":
+        """The check at ``path``, else at $REFEREE_OVERLAPS, else ``models/overlaps.npz``;
+        :class:`~referee.hearing.classifier.ClassifierError` names the file when it is not
+        one."""
+        p = Path(path or os.environ.get("REFEREE_OVERLAPS") or MODEL_PATH)
+        if not p.exists():
+            raise ClassifierError(f"{p}: no two-voices check there (it ships in models/; "
+                                  "`python -m referee.lab.train overlaps` and `fit --overlaps` "
+                                  "rebuild it)")
+        model = PhraseClassifier.load(p)
+        if set(model.classes) != {TWO, OTHER}:
+            raise ClassifierError(f"{p}: not a two-voices check (its classes are "
+                                  f"{', '.join(model.classes)})")
+        return cls(model)
+
+    def probability(self, samples: np.ndarray) -> float:
+        """How likely int16 (or int16-scaled) mono ``samples`` hold two voices."""
+        p = self.model.probabilities(np.asarray(samples))
+        return float(p[self.model.classes.index(TWO)])
