@@ -61,12 +61,14 @@ class Listening:
     ``changes`` (a queue the microphones put :class:`MicChange` objects in), each mic lost
     or back is among the events, as soon as the next event after it."""
 
-    def __init__(self, listener, source, engine: str, changes: queue.SimpleQueue | None = None) -> None:
+    def __init__(self, listener, source, engine: str, changes: queue.SimpleQueue | None = None,
+                 turn: Callable[[Iterator], Iterator] | None = None) -> None:
         self.listener = listener
         self.source = source
         self.engine = engine
+        events = listener.events() if turn is None else turn(listener.events())
         self.events: Iterator[Utterance | Heard | MicChange] = (
-            listener.events() if changes is None else _with_changes(listener.events(), changes))
+            events if changes is None else _with_changes(events, changes))
 
     def clock(self) -> float:
         return self.listener.clock()
@@ -119,6 +121,45 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
     return source
 
 
+def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, start_at: float,
+                    notify: Callable[[str], None] | None):
+    """The one mic of ``audio`` (its voices kept to tell apart) and the turn of the listener's
+    events into the table's (:mod:`referee.app.one_mic`)."""
+    from referee.app.one_mic import VoiceTap, attributed, enrol
+    from referee.audio.recording import RecordingSource
+    from referee.hearing.voiceprints import VoicesError
+
+    if not audio:
+        raise ListeningError("--one-mic hears a recording (--audio FILE.wav) so far: live "
+                             "enrolment is not done yet")
+    from referee.audio.wav import WavReader
+
+    f = WavReader(audio)
+    f.close()
+    if f.channels != 1:
+        raise ListeningError(f"--one-mic: {audio} has {f.channels} channels: one mic's "
+                             "recording has one")
+    try:
+        book, spans = enrol(audio, channels, args.enrol_cards)
+    except VoicesError as e:
+        raise ListeningError(f"--one-mic: {audio}: {e}") from None
+    # the game is heard from after the enrolment ("bob here" may pass for "pause")
+    source = RecordingSource(audio, players=["table"], rate=rate,
+                             start=max(start_at, spans[-1][2] + ENROL_AFTER))
+    if notify is not None:
+        notify("voices learnt: " + ", ".join(f"{n} at {s:.1f} s" for n, s, _ in spans[::args.enrol_cards + 1]))
+    from referee.hearing.classifier import ClassifierError
+    from referee.hearing.overlaps import OverlapCheck
+
+    try:
+        check = OverlapCheck.load()
+    except ClassifierError as e:
+        raise ListeningError(str(e)) from None
+    tap = VoiceTap(source)
+    return tap, lambda events: attributed(events, tap, book, channels, check,
+                                          args.voice_confidence, args.overlap)
+
+
 def device_list(value: str | list[str] | None, mics: int) -> list[str]:
     """The devices of ``--devices`` (a list, or a string from an older journal) for ``mics``
     named mics. A single value with commas is split when there are several mics (the older
@@ -153,8 +194,10 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     except (EngineError, GrammarError) as e:
         raise ListeningError(str(e)) from None
     audio = getattr(args, "audio", None)
-    changes = None
-    if getattr(args, "array", False):
+    changes = turn = None
+    if getattr(args, "one_mic", False):
+        source, turn = _one_mic_source(args, audio, channels, recogniser.rate, start_at, notify)
+    elif getattr(args, "array", False):
         source = _array_source(audio, channels, recogniser.rate, start_at, notify)
     elif audio:
         from referee.audio.recording import RecordingSource
@@ -192,4 +235,4 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     # next: the leak canceller only adds phantoms there (docs/one-device.md)
     array = bool(getattr(args, "array", False))
     return Listening(Listener(source, recogniser, cancel=not array), source,
-                     recogniser.description, changes)
+                     recogniser.description, changes, turn)

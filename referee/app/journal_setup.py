@@ -44,6 +44,13 @@ def checked_setup(path: str | os.PathLike, objects: tuple | list, game: GameStar
     numbers = setup.get("mic_channels")
     if numbers is not None and not isinstance(numbers, str):
         raise bad("\"mic_channels\" must be the --channels given, as text", numbers)
+    one = setup.get("one_mic")
+    if one is not None and not (
+            isinstance(one, dict) and type(one.get("enrol_cards")) is int and 1 <= one["enrol_cards"] <= 10
+            and type(one.get("confidence")) in (int, float) and 0 <= one["confidence"] <= 1
+            and one.get("overlap") in ("ask", "draw")):
+        raise bad("\"one_mic\" must hold enrol_cards (1-10), confidence (0-1) and overlap "
+                  "(ask or draw)", one)
     if not isinstance(setup.get("virtual_deck", False), bool):
         raise bad("\"virtual_deck\" must be true or false", setup["virtual_deck"])
     seed = setup.get("seed")

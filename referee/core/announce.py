@@ -65,6 +65,9 @@ TEMPLATES = {
     "mic-lost": "Lost {mic}. Trying to get it back.",
     "mic-back": "Listening again on {mic}.",
     "race-without-mic": "{player}'s microphone was out: {player} may have called.",
+    # One mic for the table (issue 29, mode 2): a call whose voice is not told apart
+    "who-was-that": "Who was that? Say it again.",
+    "unknown-voice": "I do not know that voice. It does not count.",
     # Goop
     "gooped": "{player} gooped!",
     "gooped-began-first": "{player} gooped! {player} began {margin} milliseconds sooner.",

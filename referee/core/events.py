@@ -129,6 +129,22 @@ class Heard:
     """Seconds."""
 
 
+@dataclass(frozen=True)
+class Unattributed:
+    """Something said at the table's one mic whose voice the referee could not put a name
+    to (issue 29, mode 2): it counts for nobody, and the table is asked who it was."""
+
+    kind: str
+    """An :class:`UtteranceKind` value."""
+    said: str
+    start: float
+    """Seconds on the audio clock."""
+    end: float
+    """Seconds on the audio clock."""
+    unknown: bool = False
+    """True: a voice unlike every enrolled one; False: too unsure, or several at once."""
+
+
 class UtteranceKind(enum.StrEnum):
     """What the hearing layer says an utterance is (a grammar phrase's kind, or
     ``unknown``); equal to, and written to JSON as, its value."""

@@ -21,8 +21,8 @@ from referee.core.announce import Announcer, deal_sentence, sentence
 from referee.core.cards import Card, DealtTwice
 from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.clock import seconds
-from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Utterance,
-                                 UtteranceKind, command_name)
+from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
+                                 Utterance, UtteranceKind, command_name)
 from referee.core.games import goop, gops, gops_talk, make_game, soccer_talk, stroop, swoop, swoop_talk
 from referee.core.games.goop_count import CountDialogue, Say
 from referee.core.games.gops_events import GopsPaused
@@ -131,13 +131,19 @@ class Table:
                 self.timer.start(self.now + settle)
 
     # --- Input --------------------------------------------------------------
-    def hear(self, event: Utterance | Heard | MicChange) -> None:
+    def hear(self, event: Utterance | Heard | MicChange | Unattributed) -> None:
         """One event from the listener."""
         if isinstance(event, Heard):
             self._heard(event.stream, event.upto + self.options.offset)
             return
         if isinstance(event, MicChange):
             self._mic_change(event)
+            return
+        if isinstance(event, Unattributed):     # one mic: whose voice is not known
+            at = round(event.end + self.options.offset, 6)
+            self._note(f"not counted: {event.said!r} at {at:.3f} s: " + (
+                "a voice not enrolled" if event.unknown else "whose voice it was is not sure"))
+            self._say(sentence("unknown-voice" if event.unknown else "who-was-that"), at=at, urgent=True)
             return
         u = event
         # Whole microseconds: the journal then holds exactly the times judged.

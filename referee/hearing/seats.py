@@ -268,11 +268,22 @@ def _cross(spec: np.ndarray, rate: int, loud_only: bool = True
 
 def voice_spans(audio: np.ndarray, rate: int, count: int, min_voiced: float = 0.1,
                 gap: float = 0.3, over_db: float = 6.0) -> list[tuple[float, float]]:
-    """The first ``count`` stretches of voice in ``audio`` (frames, channels), seconds: runs
-    of 10 ms steps with a pitch (:func:`referee.hearing.checks.pitch_strength`: clatter and
-    slaps have none) ``over_db`` over the recording's median level (babble under the voices
-    has a pitch too), pauses under ``gap`` bridged, at least ``min_voiced`` seconds of pitch,
-    with 50 ms before and 100 ms after. Raises :class:`SeatsError` with fewer."""
+    """The first ``count`` stretches of voice in ``audio`` (:func:`voice_stretches`). Raises
+    :class:`SeatsError` with fewer."""
+    spans = voice_stretches(audio, rate, min_voiced, gap, over_db)
+    if len(spans) < count:
+        raise SeatsError(f"heard {len(spans)} of the {count} names at the start: each player "
+                         "says their name in turn (\"Ann here\"), with a pause between")
+    return spans[:count]
+
+
+def voice_stretches(audio: np.ndarray, rate: int, min_voiced: float = 0.1, gap: float = 0.3,
+                    over_db: float = 6.0) -> list[tuple[float, float]]:
+    """The stretches of voice in ``audio`` (frames, channels), seconds: runs of 10 ms steps
+    with a pitch (:func:`referee.hearing.checks.pitch_strength`: clatter and slaps have none)
+    ``over_db`` over the recording's median level (babble under the voices has a pitch too),
+    pauses under ``gap`` bridged, at least ``min_voiced`` seconds of pitch, with 50 ms before
+    and 100 ms after."""
     a = _float(audio)
     if a.ndim == 1:
         a = a[:, None]
@@ -285,9 +296,5 @@ def voice_spans(audio: np.ndarray, rate: int, count: int, min_voiced: float = 0.
             runs[-1][2] += 1
         else:
             runs.append([i, i, 1])
-    spans = [(max(0, s - 5) / 100, min(len(a) / rate, (e + 10) / 100))
-             for s, e, k in runs if k >= min_voiced * 100]
-    if len(spans) < count:
-        raise SeatsError(f"heard {len(spans)} of the {count} names at the start: each player "
-                         "says their name in turn (\"Ann here\"), with a pause between")
-    return spans[:count]
+    return [(max(0, s - 5) / 100, min(len(a) / rate, (e + 10) / 100))
+            for s, e, k in runs if k >= min_voiced * 100]

@@ -13,7 +13,10 @@ RATE = 16000
 
 
 def array_offsets(mics: int, spacing: float = 0.05) -> np.ndarray:
-    """(mics, 3): a pair along x, or a circle whose neighbours are ``spacing`` apart."""
+    """(mics, 3): one mic in the middle, a pair along x, or a circle whose neighbours are
+    ``spacing`` apart."""
+    if mics == 1:
+        return np.zeros((1, 3))
     if mics == 2:
         return np.array([[-spacing / 2, 0, 0], [spacing / 2, 0, 0]])
     r = spacing / (2 * np.sin(np.pi / mics))

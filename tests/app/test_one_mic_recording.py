@@ -1,0 +1,98 @@
+"""``referee play --one-mic --audio``: a Stroop game recorded by one mic in the middle of the
+table (TTS voices in a simulated reverberant room), each talker's voice learnt from their name
+and three cards at the start, refereed by the real recogniser."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from array_room import RATE, said, table
+
+from referee.audio.wav import write_wav
+
+pytest.importorskip("pyroomacoustics")
+
+TALKERS = {"dealer": (90.0, "espeak:en-us"), "ann": (210.0, "espeak:en-us+f2"),
+           "bob": (330.0, "espeak:en-gb+m3")}
+ENROL = ("here", "queen of hearts", "two of clubs", "five of spades")
+
+
+def referee(*args, tmp_path):
+    env = dict(os.environ, REFEREE_DATA=str(tmp_path / "data"))
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True,
+                          text=True, timeout=180, env=env)
+
+
+def recording(tmp_path, lines, enrol=ENROL, together=()):
+    """Each talker's name and cards, then ``lines`` = [(talker, text)], in turn, 0.8 s
+    apart; then ``together`` = [(talker, text)] all at once, 60 ms apart."""
+    placed, t = [], 0.4
+    for who, (az, voice) in TALKERS.items():
+        for text in enrol:
+            x = said(tmp_path, f"{who} here" if text == "here" else text, voice)
+            placed.append((az, 0.7, x, t))
+            t += len(x) / RATE + 0.7
+    for who, text in lines:
+        x = said(tmp_path, text, TALKERS[who][1])
+        placed.append((TALKERS[who][0], 0.7, x, t))
+        t += len(x) / RATE + 0.8
+    for k, (who, text) in enumerate(together):
+        placed.append((TALKERS[who][0], 0.7, said(tmp_path, text, TALKERS[who][1]), t + 0.06 * k))
+    audio, _ = table(placed, mics=1, snr=25.0, tail=2.5)
+    path = tmp_path / "table.wav"
+    write_wav(path, audio, RATE)
+    return path
+
+
+def rounds_of(r) -> list[dict]:
+    return [json.loads(x) for x in r.stdout.splitlines() if '"round"' in x]
+
+
+def test_a_game_at_one_mic_is_refereed_by_voice(tmp_path):
+    wav = recording(tmp_path, [("dealer", "seven of diamonds"),   # 7D is turned
+                               ("bob", "queen of hearts"),        # bob miscalls
+                               ("ann", "two of clubs")])          # ann qualifies
+    r = referee("play", "stroop", "--one-mic", "--audio", str(wav), "--names", "dealer,ann,bob",
+                "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "voices learnt: dealer at" in r.stderr
+    assert [(o["top"], o["winner"]) for o in rounds_of(r)] == [("7D", "ann")]
+
+
+def test_two_calls_at_once_at_one_mic_are_given_to_neither(tmp_path):
+    wav = recording(tmp_path, [("dealer", "seven of diamonds")],
+                    together=[("ann", "two of clubs"), ("bob", "four of spades")])
+    r = referee("play", "stroop", "--one-mic", "--audio", str(wav), "--names", "dealer,ann,bob",
+                "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not [o for o in rounds_of(r) if o.get("winner")], r.stdout
+    journal = [json.loads(x) for p in (tmp_path / "data").rglob("*.jsonl")
+               for x in p.read_text().splitlines()]
+    # the blend is heard as nothing at all, or heard and not counted ("Who was that?")
+    assert not [o for o in journal if o.get("type") == "call"], journal
+
+
+def test_a_stereo_recording_is_not_one_mic(tmp_path):
+    import numpy as np
+
+    path = tmp_path / "stereo.wav"
+    write_wav(path, np.zeros((RATE, 2)), RATE)
+    r = referee("play", "stroop", "--one-mic", "--audio", str(path), "--players", "ann,bob",
+                tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert "has 2 channels: one mic's recording has one" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_names_alone_are_too_little_voice_and_say_so(tmp_path):
+    wav = recording(tmp_path, [], enrol=("here",))
+    r = referee("play", "stroop", "--one-mic", "--enrol-cards", "1", "--audio", str(wav),
+                "--names", "dealer,ann,bob", tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert "heard 3 stretches of voice at the start, not the 6 of the enrolment: each of dealer, ann, bob in turn says their name, then 1 card name," in r.stderr
+    assert "Traceback" not in r.stderr
