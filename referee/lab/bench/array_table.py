@@ -6,7 +6,9 @@ talker saying "NAME here" in channel order (the enrolment), then the game as the
 benchmark laid it out, ``offset`` seconds later.
 
 With two mics (a laptop's stereo pair) the seats are in front of it, over half a circle; with
-more they go all round. See docs/one-device.md.
+more they go all round. With one mic (mode 2, one mic for the table) the talkers go all round
+it, and each says a few card names after their name (the voice enrolment). See
+docs/one-device.md.
 """
 
 from __future__ import annotations
@@ -54,15 +56,20 @@ class Table:
     """Seconds of enrolment before the game."""
     enrol: list[list] | None = None
     """[talker, start, end] of each "NAME here" (truth, seconds)."""
+    enrol_cards: list[list] | None = None
+    """[talker, start, end, text] of each card name said after it (one mic's enrolment)."""
 
 
-def plan_table(game: Game, mics: int, snr: float, rng: np.random.Generator) -> Table:
-    """A room, an array of ``mics`` on the table, and a seat for each of ``game``'s talkers."""
+def plan_table(game: Game, mics: int, snr: float | None, rng: np.random.Generator) -> Table:
+    """A room, an array of ``mics`` on the table (one mic: in the middle), and a seat for each
+    of ``game``'s talkers. ``snr`` None: no table noise."""
     room = [float(rng.uniform(4, 7)), float(rng.uniform(3.5, 6)), float(rng.uniform(2.6, 3.0))]
     centre = np.array([room[0] / 2 + rng.uniform(-0.5, 0.5),
                        room[1] / 2 + rng.uniform(-0.5, 0.5), 0.76])
     turn = float(rng.uniform(0, 2 * np.pi))
-    if mics == 2:
+    if mics == 1:
+        offsets = [np.zeros(3)]
+    elif mics == 2:
         offsets = [np.array([-SPACING / 2, 0, 0]), np.array([SPACING / 2, 0, 0])]
     else:
         r = SPACING / (2 * np.sin(np.pi / mics))
@@ -112,20 +119,32 @@ def _through(x: np.ndarray, rirs: list[np.ndarray], n: int) -> np.ndarray:
 
 
 def render(game: Game, table: Table, voices: Voices, rng: np.random.Generator,
-           directory: Path, seed: int) -> np.ndarray:
-    """The array's recording, (frames, mics): the enrolment, then the game; fills in
-    ``table.offset`` and ``table.enrol``."""
+           directory: Path, seed: int, enrol_cards: int = 0,
+           talk: dict[str, tuple[float, int]] | None = None) -> np.ndarray:
+    """The array's recording, (frames, mics): the enrolment (each talker's "NAME here", then
+    ``enrol_cards`` card names of theirs, at the rate and pitch of ``talk``, else the
+    voice's own), then the game; fills in ``table.offset``, ``table.enrol`` and
+    ``table.enrol_cards``."""
+    from referee.core.cards import full_deck
+
     talkers = game.channels
-    names, t = [], float(rng.uniform(0.5, 0.9))
+    names, cards, t = [], [], float(rng.uniform(0.5, 0.9))
     enrol_dry = []
+    deck = [c.spoken for c in full_deck()]
     for who in talkers:
-        _, x = voices.say(game.voices[who], f"{who} here", 1.0, 0)
-        a, b = mixing.active_span(x, floor_db=-40.0, frame_s=0.01, hop_s=0.001)
-        names.append([who, round(t, 4), round(t + (b - a) / RATE, 4)])
-        enrol_dry.append((who, x[a:b] * 10 ** (PEAK_DBFS / 20) / max(np.abs(x).max(), 1e-9),
-                          int(round(t * RATE))))
-        t += (b - a) / RATE + float(rng.uniform(*ENROL_GAP))
+        texts = [f"{who} here"]
+        if enrol_cards:
+            texts += [deck[i] for i in rng.choice(len(deck), enrol_cards, replace=False)]
+        for k, text in enumerate(texts):
+            _, x = voices.say(game.voices[who], text, *(talk or {}).get(who, (1.0, 0)))
+            a, b = mixing.active_span(x, floor_db=-40.0, frame_s=0.01, hop_s=0.001)
+            (names if k == 0 else cards).append(
+                [who, round(t, 4), round(t + (b - a) / RATE, 4)] + ([text] if k else []))
+            enrol_dry.append((who, x[a:b] * 10 ** (PEAK_DBFS / 20) / max(np.abs(x).max(), 1e-9),
+                              int(round(t * RATE))))
+            t += (b - a) / RATE + float(rng.uniform(*ENROL_GAP))
     table.offset, table.enrol = round(t, 4), names
+    table.enrol_cards = cards or None
     lead = int(round(table.offset * RATE))
     game_dry, spans = dry_tracks(game, voices.dir, rng, reverb=False)
     n = lead + int(game.duration * RATE)
@@ -138,6 +157,9 @@ def render(game: Game, table: Table, voices: Voices, rng: np.random.Generator,
             if w == who:
                 dry[at: at + len(x)] += x
         speech += _through(dry, rirs[who], n)
+    if table.snr is None:
+        top = float(np.max(np.abs(speech)))
+        return speech * (0.98 / top) if top > 0.98 else speech
     kind, pool = noise_kind(game, directory, seed, voices)
     noise = _through(mixing.make_noise(kind, n, rng, pool), noise_rir, n)
     noise /= np.sqrt(mixing.power(noise[:, 0]))
@@ -152,12 +174,15 @@ def render(game: Game, table: Table, voices: Voices, rng: np.random.Generator,
     return out * (0.98 / top) if top > 0.98 else out
 
 
-def build(game: Game, mics: int, snr: float, directory: Path, voices: Voices, seed: int
+def build(game: Game, mics: int, snr: float | None, directory: Path, voices: Voices, seed: int,
+          enrol_cards: int = 0, talk: dict[str, tuple[float, int]] | None = None
           ) -> tuple[Table, Path]:
     """``game`` at a table with an array of ``mics``, made (or read back) in ``directory``:
-    its table and its WAV."""
+    its table and its WAV. ``snr`` None: clean (no table noise). ``enrol_cards`` and
+    ``talk``: see :func:`render`."""
     directory.mkdir(parents=True, exist_ok=True)
-    key = f"{game.id}-m{mics}-snr{snr:g}"
+    key = f"{game.id}-m{mics}-snr{'clean' if snr is None else f'{snr:g}'}" + \
+        (f"-c{enrol_cards}" if enrol_cards else "") + ("-t" if talk else "")
     meta, wav = directory / f"{key}.json", directory / f"{key}.wav"
     if meta.exists() and wav.exists():
         d = json.loads(meta.read_text())
@@ -165,7 +190,7 @@ def build(game: Game, mics: int, snr: float, directory: Path, voices: Voices, se
             return Table(**d["table"]), wav
     rng = mixing.rng_for(seed, f"array/{key}")
     table = plan_table(game, mics, snr, rng)
-    audio = render(game, table, voices, rng, directory, seed)
+    audio = render(game, table, voices, rng, directory, seed, enrol_cards, talk)
     tmp = wav.with_suffix(".tmp")
     write_wav(tmp, audio, RATE)
     os.replace(tmp, wav)

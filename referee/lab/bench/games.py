@@ -243,6 +243,15 @@ class Placed:
         return (self.b - self.a) / RATE
 
 
+def talk_settings(spec: dict, rng: np.random.Generator | None = None
+                  ) -> dict[str, tuple[float, int]]:
+    """Each talker's speaking rate and pitch shift (cents) for the whole game: the first
+    draws of the game's own generator (``rng``, or a new one from the spec's seed)."""
+    rng = rng if rng is not None else np.random.default_rng(spec["seed"])
+    return {t: (round(float(rng.uniform(0.9, 1.15)), 2), int(rng.integers(-200, 201)) // 50 * 50)
+            for t in spec["voices"]}
+
+
 class Schedule:
     """Lays out one game's utterances on the shared clock."""
 
@@ -250,9 +259,7 @@ class Schedule:
         self.spec = spec
         self.voices = voices
         self.rng = np.random.default_rng(spec["seed"])
-        self.talk = {t: (round(float(self.rng.uniform(0.9, 1.15)), 2),
-                         int(self.rng.integers(-200, 201)) // 50 * 50)
-                     for t in spec["voices"]}
+        self.talk = talk_settings(spec, self.rng)
         self.utts: list[Utt] = []
         self.expect: list[dict] = []
 

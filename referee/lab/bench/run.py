@@ -47,6 +47,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "one simulated array in the middle of the table (issue 29); seats learnt, "
                    "calls attributed, games refereed as `referee play --array` does; takes "
                    "--quick, --seed, --jobs, --out, --corpus")
+    p.add_argument("--one-mic", action="store_true",
+                   help="the one-mic benchmark instead: the game benchmark's games heard by one "
+                   "simulated mic in the middle of the table, clean and at 10 dB (issue 29, "
+                   "mode 2); voices learnt, calls attributed, games refereed as `referee play "
+                   "--one-mic` does; takes --quick, --seed, --jobs, --out, --corpus")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="with --games: games refereed at once, one process each (default: 1; "
                    "the figures are the same)")
@@ -100,6 +105,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        if args.one_mic:
+            from .games_run import PlayFailed
+            from .one_mic_bench import run_one_mic
+
+            try:
+                return run_one_mic(_games_out(args))
+            except PlayFailed as e:
+                raise BenchError(str(e)) from None
         if args.array:
             from .array_bench import run_array
             from .games_run import PlayFailed
