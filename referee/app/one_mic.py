@@ -6,7 +6,7 @@ The recording begins with each name of ``--names`` in turn saying "NAME here" an
 profile per talker; the game is heard from 0.2 s after the last of them, on one recogniser,
 and each utterance is given to the talker whose voice it is:
 
-* sure of one voice (known, and at least ``confident`` likely): that talker's;
+* sure of one voice (at least ``confident`` likely): that talker's;
 * two voices in it (two calls at once), by the two-voices check
   (:mod:`referee.hearing.overlaps`) or by the profiles finding two enrolled voices each
   clearly holding a part of it: it counts for nobody and the table is asked (the default), or
@@ -118,7 +118,7 @@ def decide(at: Attribution, two: float, confident: float = CONFIDENT, bar: float
     two-voices check's probability ``two``."""
     if at.overlap or two >= bar:
         return "two"
-    if at.player is not None and at.known and at.confidence >= confident:
+    if at.player is not None and at.confidence >= confident:
         return "counted"
     return "asked"
 
@@ -163,5 +163,4 @@ def attributed(events: Iterable, tap: VoiceTap, book: VoiceBook, names: list[str
             for v in at.voices:
                 yield replace(e, player=v)
         else:
-            yield Unattributed(e.kind, e.said, e.start, e.end,
-                               unknown=at.player is not None and not at.known)
+            yield Unattributed(e.kind, e.said, e.start, e.end)

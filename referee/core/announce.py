@@ -67,7 +67,6 @@ TEMPLATES = {
     "race-without-mic": "{player}'s microphone was out: {player} may have called.",
     # One mic for the table (issue 29, mode 2): a call whose voice is not told apart
     "who-was-that": "Who was that? Say it again.",
-    "unknown-voice": "I do not know that voice. It does not count.",
     # Goop
     "gooped": "{player} gooped!",
     "gooped-began-first": "{player} gooped! {player} began {margin} milliseconds sooner.",

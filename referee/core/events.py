@@ -141,8 +141,6 @@ class Unattributed:
     """Seconds on the audio clock."""
     end: float
     """Seconds on the audio clock."""
-    unknown: bool = False
-    """True: a voice unlike every enrolled one; False: too unsure, or several at once."""
 
 
 class UtteranceKind(enum.StrEnum):

@@ -141,9 +141,8 @@ class Table:
             return
         if isinstance(event, Unattributed):     # one mic: whose voice is not known
             at = round(event.end + self.options.offset, 6)
-            self._note(f"not counted: {event.said!r} at {at:.3f} s: " + (
-                "a voice not enrolled" if event.unknown else "whose voice it was is not sure"))
-            self._say(sentence("unknown-voice" if event.unknown else "who-was-that"), at=at, urgent=True)
+            self._note(f"not counted: {event.said!r} at {at:.3f} s: whose voice it was is not sure")
+            self._say(sentence("who-was-that"), at=at, urgent=True)
             return
         u = event
         # Whole microseconds: the journal then holds exactly the times judged.

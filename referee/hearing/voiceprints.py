@@ -4,8 +4,8 @@ Each talker enrols by saying their name and a few card names. :meth:`VoiceBook.l
 a background model of every enrolled voice together (a Gaussian mixture over the voiced 10 ms
 frames' cepstra and pitch) and adapts its means to each talker (MAP adaptation, as in
 GMM-UBM speaker verification). :meth:`VoiceBook.attribute` scores a stretch of audio against
-every talker: the most likely talker, with a confidence; whether the voice is near one it knows;
-and whether two known voices are in it (two players calling at once on one mic), from short
+every talker: the most likely talker, with a confidence; and whether two enrolled voices are
+in it (two players calling at once on one mic), from short
 windows that are each clearly one talker's. Method and figures: docs/one-device.md.
 """
 
@@ -43,9 +43,6 @@ SURE = 0.99
 """A window is one talker's when that talker's probability over it is at least this."""
 WINDOWS = 1
 """Windows a talker must hold to be counted among a stretch's voices."""
-KNOWN_DROP = 8.0
-"""A voice is not one enrolled when its frames' mean log-likelihood under the likeliest
-talker's profile is this much under that talker's own enrolment's."""
 
 
 class VoicesError(RefereeError, ValueError):
@@ -62,8 +59,6 @@ class Attribution:
     """Probability of ``player`` against the other enrolled talkers, 0 to 1."""
     second: str | None
     """The next most likely talker."""
-    known: bool
-    """The voice is near an enrolled one (False: a voice the referee does not know)."""
     voices: tuple[str, ...]
     """The talkers who each clearly hold a window of the stretch, in order of first window:
     two or more when several people spoke in it."""
@@ -161,12 +156,10 @@ class VoiceBook:
     """A voice profile per enrolled talker."""
 
     def __init__(self, names: list[str], centre: np.ndarray, scale: np.ndarray,
-                 talkers: list[_Mixture], own: np.ndarray) -> None:
+                 talkers: list[_Mixture]) -> None:
         self.names = list(names)
         self._centre, self._scale = centre, scale
         self._talkers = talkers
-        self._own = own
-        """Each talker's enrolment's mean log-likelihood per frame under its own profile."""
 
     @classmethod
     def learn(cls, audio: np.ndarray, rate: int, spans: list[tuple[str, float, float]],
@@ -195,9 +188,7 @@ class VoiceBook:
         most = max(len(f) for f in z.values())
         even = np.concatenate([f[rng.choice(len(f), most)] for f in z.values()])
         background = _Mixture.fit(even, COMPONENTS, rng)
-        talkers = [background.adapted(z[n], RELEVANCE) for n in own]
-        return cls(list(own), centre, scale, talkers,
-                   np.array([float(np.mean(t.loglik(z[n]))) for t, n in zip(talkers, own)]))
+        return cls(list(own), centre, scale, [background.adapted(z[n], RELEVANCE) for n in own])
 
     def _scores(self, f: np.ndarray) -> np.ndarray:
         """(talkers, frames) log-likelihoods."""
@@ -211,14 +202,13 @@ class VoiceBook:
     def attribute_features(self, f: np.ndarray) -> Attribution:
         """Who said the voiced frames ``f`` (:func:`features`)."""
         if len(f) < MIN_FRAMES:
-            return Attribution(None, 0.0, None, False, ())
+            return Attribution(None, 0.0, None, ())
         own = self._scores(f)
         p = _probabilities(own.sum(axis=1) / CORRELATION)
         order = np.argsort(-p)
         best = int(order[0])
-        known = float(np.mean(own[best])) >= self._own[best] - KNOWN_DROP
         return Attribution(self.names[best], float(p[best]), self.names[int(order[1])],
-                           known, self._voices(own))
+                           self._voices(own))
 
     def _voices(self, own: np.ndarray) -> tuple[str, ...]:
         """Talkers each holding a window (:data:`WINDOW` voiced frames, half-overlapping)

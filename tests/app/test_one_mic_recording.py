@@ -28,11 +28,12 @@ def referee(*args, tmp_path):
                           text=True, timeout=180, env=env)
 
 
-def recording(tmp_path, lines, enrol=ENROL, together=()):
-    """Each talker's name and cards, then ``lines`` = [(talker, text)], in turn, 0.8 s
+def recording(tmp_path, lines, enrol=ENROL, together=(), talkers=tuple(TALKERS)):
+    """Each of ``talkers``' name and cards, then ``lines`` = [(talker, text)], in turn, 0.8 s
     apart; then ``together`` = [(talker, text)] all at once, 60 ms apart."""
     placed, t = [], 0.4
-    for who, (az, voice) in TALKERS.items():
+    for who in talkers:
+        az, voice = TALKERS[who]
         for text in enrol:
             x = said(tmp_path, f"{who} here" if text == "here" else text, voice)
             placed.append((az, 0.7, x, t))
@@ -96,3 +97,13 @@ def test_names_alone_are_too_little_voice_and_say_so(tmp_path):
     assert r.returncode == 2
     assert "heard 3 stretches of voice at the start, not the 6 of the enrolment: each of dealer, ann, bob in turn says their name, then 1 card name," in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_a_goop_shout_at_one_mic_is_the_shouters(tmp_path):
+    wav = recording(tmp_path, [("bob", "goop")], talkers=("ann", "bob"))
+    r = referee("play", "goop", "--one-mic", "--audio", str(wav), "--names", "ann,bob",
+                "--players", "ann,bob", "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    journal = [json.loads(x) for p in (tmp_path / "data").rglob("*.jsonl")
+               for x in p.read_text().splitlines()]
+    assert [o["player"] for o in journal if o.get("type") == "shout"] == ["bob"], journal

@@ -55,7 +55,7 @@ def test_the_report_says_what_falls_short():
         [{"speaker": "ann", "best": "bob", "verdict": "asked"}]
     rec = {"game": "held-out-02", "split": "held-out", "players": 4, "snr": "clean",
            "alone": alone, "pairs": [{"verdict": "two"}, {"verdict": "wrong"}],
-           "unknown": ["not known", "wrong"], "rounds": [{"right": True}, {"right": False}],
+           "unknown": ["asked", "wrong"], "rounds": [{"right": True}, {"right": False}],
            "enrolled": True}
     text = one_mic_report.render([rec], {"command": "x", "date": "d", "machine": "m",
                                          "elapsed": 1.0, "games": 1})

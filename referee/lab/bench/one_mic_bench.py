@@ -96,7 +96,7 @@ def attributions(game: Game, audio: np.ndarray, wav: Path, table) -> dict:
         for u in calls:
             if u.speaker == left:
                 at, two = heard_by(clip, book2, check, u.start, u.end)
-                unknown.append("not known" if not at.known else _verdict(at, two, u.speaker))
+                unknown.append(_verdict(at, two, u.speaker))
     return {"enrol_err": round(enrol_err, 3), "alone": alone, "pairs": pairs, "unknown": unknown}
 
 

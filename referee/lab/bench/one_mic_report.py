@@ -102,7 +102,6 @@ def render(records: list[dict], meta: dict) -> str:
         ("overlapping calls: two voices found", lambda rs: _pct(*_pairs(rs, ("two",)))),
         ("overlapping calls: asked", lambda rs: _pct(*_pairs(rs, ("asked",)))),
         ("overlapping calls: given to one talker", lambda rs: _pct(*_pairs(rs, ("right", "wrong")))),
-        ("a voice not enrolled: found unknown", lambda rs: _pct(*_unknown(rs, ("not known",)))),
         ("a voice not enrolled: asked or two voices", lambda rs: _pct(*_unknown(rs, ("asked", "two")))),
         ("a voice not enrolled: counted for someone", lambda rs: _pct(*_unknown(rs, ("wrong",)))),
         ("rounds right (`play --one-mic`)", lambda rs: _pct(*_rounds(rs))),
