@@ -13,10 +13,8 @@ player (the game benchmark's results, when cached). Figures: docs/one-device.md.
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -109,9 +107,9 @@ def _baselines(seed: int, quick: bool) -> dict[str, list[bool]]:
 def run_array(args) -> int:
     """``referee bench --array [--quick] [--seed N] [--jobs N] [--out FILE]``."""
     from referee.lab.bench import games
-    from referee.lab.bench.games_run import build_games, default_dir as games_dir, run_jobs
-    from referee.lab.bench.report import write_section
-    from referee.lab.bench.run import _machine, _progress
+    from referee.lab.bench.games_run import (bench_meta, build_games, default_dir as games_dir,
+                                             run_jobs, write_results)
+    from referee.lab.bench.run import _progress
 
     w0, load = time.perf_counter(), os.getloadavg()[0]
     specs = games.plan(args.seed, quick=args.quick)
@@ -124,21 +122,9 @@ def run_array(args) -> int:
              games_dir(args.seed) / "utt", args.seed, base.get(g.id)) for k, g in enumerate(built)]
     records = run_jobs(one, work, max(1, min(args.jobs or 1, len(work))),
                        _progress("array games"))
-    elapsed = time.perf_counter() - w0
-    meta = {"command": "referee bench --array" + (" --quick" if args.quick else "")
-            + (f" --jobs {args.jobs}" if args.jobs else "")
-            + (f" --seed {args.seed}" if args.seed != 1 else "") + f" --out {args.out}",
-            "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "machine": _machine(load, os.getloadavg()[0]), "elapsed": elapsed,
-            "games": len(records), "quick": args.quick}
-    results = directory / f"results{'-quick' if args.quick else ''}.jsonl"
-    with open(results, "w") as f:
-        f.write(json.dumps({"meta": meta}) + "\n")
-        for r in records:
-            f.write(json.dumps(r) + "\n")
-    write_section(Path(args.out), render(records, meta), HEADING)
-    print(f"referee bench: wrote {args.out} (results in {results}); {elapsed:.0f} s",
-          file=sys.stderr)
+    meta = bench_meta(args, "--array", load, time.perf_counter() - w0, games=len(records))
+    write_results(args, directory / f"results{'-quick' if args.quick else ''}.jsonl", meta,
+                  records, render(records, meta), HEADING)
     return 0
 
 

@@ -193,15 +193,48 @@ def run_jobs(fn, work: list, jobs: int = 1, tick=None) -> list:
     return out
 
 
-def run_games(args) -> int:
-    """``referee bench --games [--quick] [--seed N] [--out FILE]``."""
+def bench_meta(args, flag: str, load: float, elapsed: float, extra: list[str] = (), **more
+               ) -> dict:
+    """The first line of a game-kind benchmark's results (``referee bench --games``, ``--array``,
+    ``--one-mic``): its command line, date, machine (``load``: the load average at the start)
+    and run time, and ``more``."""
     import datetime as _dt
     import shlex
+
+    from referee.lab.bench.run import _machine
+
+    argv = list(extra) + (["--quick"] if args.quick else []) + \
+        (["--jobs", str(args.jobs)] if args.jobs else []) + \
+        (["--seed", str(args.seed)] if args.seed != 1 else []) + ["--out", args.out]
+    return {"command": f"referee bench {flag} " + " ".join(shlex.quote(a) for a in argv),
+            "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "machine": _machine(load, os.getloadavg()[0]), "elapsed": elapsed,
+            "quick": args.quick, **more}
+
+
+def write_results(args, results: Path, meta: dict, records: list[dict], section: str,
+                  heading: str) -> None:
+    """``meta`` and ``records`` into ``results`` (JSON Lines), ``section`` into the report."""
+    import sys
+
+    from referee.lab.bench.report import write_section
+
+    with open(results, "w") as f:
+        f.write(json.dumps({"meta": meta}) + "\n")
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    write_section(Path(args.out), section, heading)
+    print(f"referee bench: wrote {args.out} (results in {results}); {meta['elapsed']:.0f} s",
+          file=sys.stderr)
+
+
+def run_games(args) -> int:
+    """``referee bench --games [--quick] [--seed N] [--out FILE]``."""
     import sys
 
     from referee.lab.bench import games, games_report
     from referee.lab.bench.report import write_section
-    from referee.lab.bench.run import _machine, _progress
+    from referee.lab.bench.run import _progress
 
     directory = Path(args.corpus) if args.corpus else default_dir(args.seed)
     results = directory / f"results{'-quick' if args.quick else ''}.jsonl"
@@ -222,23 +255,10 @@ def run_games(args) -> int:
              for x in (f"--{opt}", str(getattr(args, opt)))]
     jobs = max(1, min(args.jobs or 1, len(built)))
     records = referee_games(built, directory, extra, jobs, _progress("refereeing games"))
-    elapsed = time.perf_counter() - w0
-    argv = (["--quick"] if args.quick else []) + \
-        (["--jobs", str(args.jobs)] if args.jobs else []) + \
-        (["--seed", str(args.seed)] if args.seed != 1 else []) + ["--out", args.out]
-    meta = {
-        "command": "referee bench --games " + " ".join(shlex.quote(a) for a in extra + argv),
-        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": _machine(load, os.getloadavg()[0]),
-        "games": f"`{directory.name}` (version {games.VERSION}, seed {args.seed}, "
-                 f"{len(specs)} games{', quick' if args.quick else ''})",
-        "quick": args.quick, "elapsed": elapsed, "built": t_built, "jobs": jobs,
-    }
-    with open(results, "w") as f:
-        f.write(json.dumps({"meta": meta}) + "\n")
-        for r in records:
-            f.write(json.dumps(r) + "\n")
-    write_section(Path(args.out), games_report.render(records, meta), games_report.HEADING)
-    print(f"referee bench: wrote {args.out} (results in {results}); {elapsed:.0f} s",
-          file=sys.stderr)
+    meta = bench_meta(args, "--games", load, time.perf_counter() - w0, extra,
+                      games=f"`{directory.name}` (version {games.VERSION}, seed {args.seed}, "
+                            f"{len(specs)} games{', quick' if args.quick else ''})",
+                      built=t_built, jobs=jobs)
+    write_results(args, results, meta, records, games_report.render(records, meta),
+                  games_report.HEADING)
     return 0
