@@ -41,12 +41,10 @@ WINDOW = 16
 """Voiced frames in a window of the two-voices check."""
 SURE = 0.99
 """A window is one talker's when that talker's probability over it is at least this."""
-WINDOWS = 1
-"""Windows a talker must hold to be counted among a stretch's voices."""
 
 
 class VoicesError(RefereeError, ValueError):
-    """Enrolment that cannot make voice profiles: too little voice, or a name twice."""
+    """Enrolment that cannot make voice profiles: too few talkers, or too little voice."""
 
 
 @dataclass(frozen=True)
@@ -216,13 +214,13 @@ class VoiceBook:
         n = own.shape[1]
         if n < WINDOW:
             return ()
-        held: dict[str, int] = {}
+        found: list[str] = []
         for a in range(0, n - WINDOW + 1, WINDOW // 2):
             p = _probabilities(own[:, a:a + WINDOW].sum(axis=1) / CORRELATION)
             k = int(np.argmax(p))
-            if p[k] >= SURE:
-                held[self.names[k]] = held.get(self.names[k], 0) + 1
-        return tuple(name for name, count in held.items() if count >= WINDOWS)
+            if p[k] >= SURE and self.names[k] not in found:
+                found.append(self.names[k])
+        return tuple(found)
 
 
 def _probabilities(scores: np.ndarray) -> np.ndarray:
