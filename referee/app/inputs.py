@@ -125,7 +125,7 @@ def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, sta
                     notify: Callable[[str], None] | None):
     """The one mic of ``audio`` (its voices kept to tell apart) and the turn of the listener's
     events into the table's (:mod:`referee.app.one_mic`)."""
-    from referee.app.one_mic import VoiceTap, attributed, enrol
+    from referee.app.one_mic import VoiceTap, attributed, enrol, keep, kept
     from referee.audio.recording import RecordingSource
     from referee.hearing.voiceprints import VoicesError
 
@@ -139,15 +139,28 @@ def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, sta
     if f.channels != 1:
         raise ListeningError(f"--one-mic: {audio} has {f.channels} channels: one mic's "
                              "recording has one")
+    from referee.app.journal_file import data_dir
+
+    voices = data_dir() / "voices"
     try:
-        book, spans = enrol(audio, channels, args.enrol_cards)
+        if getattr(args, "known_voices", False):
+            book, begin = kept(channels, voices), start_at
+        else:
+            book, spans = enrol(audio, channels, args.enrol_cards)
+            # the game is heard from after the enrolment ("bob here" may pass for "pause")
+            begin = max(start_at, spans[-1][2] + ENROL_AFTER)
     except VoicesError as e:
         raise ListeningError(f"--one-mic: {audio}: {e}") from None
-    # the game is heard from after the enrolment ("bob here" may pass for "pause")
-    source = RecordingSource(audio, players=["table"], rate=rate,
-                             start=max(start_at, spans[-1][2] + ENROL_AFTER))
-    if notify is not None:
-        notify("voices learnt: " + ", ".join(f"{n} at {s:.1f} s" for n, s, _ in spans[::args.enrol_cards + 1]))
+    source = RecordingSource(audio, players=["table"], rate=rate, start=begin)
+    if not getattr(args, "known_voices", False):
+        try:
+            said = f"voices kept in {voices} for later games: {', '.join(keep(book, voices))}"
+        except OSError as e:
+            said = f"voices not kept for later games: {voices}: {e.strerror or e}"
+        if notify is not None:
+            notify("voices learnt: " + ", ".join(f"{n} at {s:.1f} s"
+                                                 for n, s, _ in spans[::args.enrol_cards + 1]))
+            notify(said)
     from referee.hearing.classifier import ClassifierError
     from referee.hearing.overlaps import OverlapCheck
 

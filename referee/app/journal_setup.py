@@ -48,9 +48,10 @@ def checked_setup(path: str | os.PathLike, objects: tuple | list, game: GameStar
     if one is not None and not (
             isinstance(one, dict) and type(one.get("enrol_cards")) is int and 1 <= one["enrol_cards"] <= 10
             and type(one.get("confidence")) in (int, float) and 0 <= one["confidence"] <= 1
-            and one.get("overlap") in ("ask", "draw")):
-        raise bad("\"one_mic\" must hold enrol_cards (1-10), confidence (0-1) and overlap "
-                  "(ask or draw)", one)
+            and one.get("overlap") in ("ask", "draw")
+            and isinstance(one.get("known_voices", False), bool)):
+        raise bad("\"one_mic\" must hold enrol_cards (1-10), confidence (0-1), overlap "
+                  "(ask or draw) and known_voices (true or false)", one)
     if not isinstance(setup.get("virtual_deck", False), bool):
         raise bad("\"virtual_deck\" must be true or false", setup["virtual_deck"])
     seed = setup.get("seed")

@@ -16,13 +16,18 @@ and each utterance is given to the talker whose voice it is:
   "Who was that? Say it again."), while a command or a number goes to the likeliest talker,
   since who said it changes nothing.
 
-Live enrolment is not done yet (docs/one-device.md).
+Each talker's enrolment is kept under their name in the data directory's ``voices/``; with
+``--known-voices`` a later recording needs none (:func:`keep`, :func:`kept`). Live enrolment
+is not done yet (docs/one-device.md).
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections import deque
 from dataclasses import replace
+from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 import numpy as np
@@ -74,6 +79,45 @@ def enrol(path: str, names: list[str], cards: int = ENROL_CARDS
             f"{cards} card name{'s' if cards > 1 else ''}, with a pause after each")
     spans = [(names[k // per], s, e) for k, (s, e) in enumerate(found[:len(names) * per])]
     return VoiceBook.learn(a, RATE, spans), spans
+
+
+def _voice_file(directory: Path, name: str) -> Path | None:
+    """Where ``name``'s voice is kept; None for a name that is no plain file name."""
+    return directory / f"{name}.npz" if re.fullmatch(r"[A-Za-z0-9_-]+", name) else None
+
+
+def keep(book: VoiceBook, directory: Path) -> list[str]:
+    """Each talker's enrolment frames written to ``directory``/NAME.npz (replacing an older
+    one); the names kept. Raises OSError when the directory cannot be written."""
+    directory.mkdir(parents=True, exist_ok=True)
+    done = []
+    for name, frames in book.frames.items():
+        path = _voice_file(directory, name)
+        if path is None:
+            continue
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, frames=frames)
+        os.replace(tmp, path)
+        done.append(name)
+    return done
+
+
+def kept(names: list[str], directory: Path) -> VoiceBook:
+    """The profiles of ``names`` from the voices kept in ``directory`` by earlier games.
+    Raises :class:`~referee.hearing.voiceprints.VoicesError` naming whoever has none."""
+    frames, missing = {}, []
+    for name in names:
+        path = _voice_file(directory, name)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                frames[name] = np.asarray(z["frames"], np.float64)
+        except (OSError, TypeError, KeyError, ValueError):
+            missing.append(name)
+    if missing:
+        raise VoicesError(f"no voice kept for {', '.join(missing)} in {directory}: play a game "
+                          "with an enrolment first (each says their name and card names)")
+    return VoiceBook.from_features(frames)
 
 
 class VoiceTap:

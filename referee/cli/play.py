@@ -128,6 +128,9 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
                    help="the recording is one mic's for the whole table (mono): it begins with "
                         "each of --names (default: the players) saying \"NAME here\" and "
                         "--enrol-cards card names in turn, which teaches the referee each voice")
+    g.add_argument("--known-voices", action="store_true",
+                   help="--one-mic: the recording has no enrolment; use the voices kept from "
+                        "earlier --one-mic games of the same names")
     g.add_argument("--enrol-cards", type=int, default=3, metavar="N",
                    help="--one-mic: card names each says after their name (default 3)")
     g.add_argument("--voice-confidence", type=float, default=0.9, metavar="P",
@@ -212,6 +215,8 @@ def mic_channels(args: argparse.Namespace) -> None:
         raise SetupError("--array uses every channel of the array; --channels picks mics")
     if getattr(args, "one_mic", False) and getattr(args, "array", False):
         raise SetupError("--one-mic and --array: one device is either one mic or an array")
+    if getattr(args, "known_voices", False) and not getattr(args, "one_mic", False):
+        raise SetupError("--known-voices is for --one-mic")
     if getattr(args, "one_mic", False) and not 0 <= args.voice_confidence <= 1:
         raise SetupError(f"--voice-confidence {args.voice_confidence}: give a probability, 0 to 1")
     if getattr(args, "one_mic", False) and not 1 <= args.enrol_cards <= 10:
@@ -263,7 +268,7 @@ def run(args: argparse.Namespace) -> int:
         setup["array"] = True
     if getattr(args, "one_mic", False):       # resume hears the recording as one mic again
         setup["one_mic"] = {"enrol_cards": args.enrol_cards, "confidence": args.voice_confidence,
-                            "overlap": args.overlap}
+                            "overlap": args.overlap, "known_voices": bool(args.known_voices)}
     if args.channels and not args.audio:
         setup["mic_channels"] = args.channels
     return referee(args, start, channels, deck=deck, setup=setup)
@@ -470,6 +475,7 @@ def run_resume(args: argparse.Namespace) -> int:
         args.enrol_cards = one.get("enrol_cards", args.enrol_cards)
         args.voice_confidence = one.get("confidence", args.voice_confidence)
         args.overlap = one.get("overlap", args.overlap)
+        args.known_voices = one.get("known_voices", False)
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))

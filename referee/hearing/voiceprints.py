@@ -154,10 +154,12 @@ class VoiceBook:
     """A voice profile per enrolled talker."""
 
     def __init__(self, names: list[str], centre: np.ndarray, scale: np.ndarray,
-                 talkers: list[_Mixture]) -> None:
+                 talkers: list[_Mixture], frames: dict[str, np.ndarray]) -> None:
         self.names = list(names)
         self._centre, self._scale = centre, scale
         self._talkers = talkers
+        self.frames = frames
+        """Each talker's enrolment frames (:func:`features`): what a later game can learn from."""
 
     @classmethod
     def learn(cls, audio: np.ndarray, rate: int, spans: list[tuple[str, float, float]],
@@ -186,7 +188,8 @@ class VoiceBook:
         most = max(len(f) for f in z.values())
         even = np.concatenate([f[rng.choice(len(f), most)] for f in z.values()])
         background = _Mixture.fit(even, COMPONENTS, rng)
-        return cls(list(own), centre, scale, [background.adapted(z[n], RELEVANCE) for n in own])
+        return cls(list(own), centre, scale, [background.adapted(z[n], RELEVANCE) for n in own],
+                   dict(own))
 
     def _scores(self, f: np.ndarray) -> np.ndarray:
         """(talkers, frames) log-likelihoods."""

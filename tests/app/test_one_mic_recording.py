@@ -107,3 +107,29 @@ def test_a_goop_shout_at_one_mic_is_the_shouters(tmp_path):
     journal = [json.loads(x) for p in (tmp_path / "data").rglob("*.jsonl")
                for x in p.read_text().splitlines()]
     assert [o["player"] for o in journal if o.get("type") == "shout"] == ["bob"], journal
+
+
+def test_voices_are_kept_for_a_later_game_without_an_enrolment(tmp_path):
+    first = recording(tmp_path, [("dealer", "seven of diamonds")])
+    r = referee("play", "stroop", "--one-mic", "--audio", str(first), "--names", "dealer,ann,bob",
+                tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in (tmp_path / "data" / "voices").iterdir()) == \
+        ["ann.npz", "bob.npz", "dealer.npz"]
+    (tmp_path / "later").mkdir()
+    later = recording(tmp_path / "later", [("dealer", "six of clubs"),      # 6C is turned
+                                           ("ann", "three of clubs"),       # ann miscalls
+                                           ("bob", "ten of diamonds")], enrol=())
+    r = referee("play", "stroop", "--one-mic", "--known-voices", "--audio", str(later),
+                "--names", "dealer,ann,bob", "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert [(o["top"], o["winner"]) for o in rounds_of(r)] == [("6C", "bob")]
+
+
+def test_known_voices_name_whoever_has_none(tmp_path):
+    wav = recording(tmp_path, [("dealer", "six of clubs")], enrol=())
+    r = referee("play", "stroop", "--one-mic", "--known-voices", "--audio", str(wav),
+                "--names", "dealer,ann,bob", tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert "no voice kept for dealer, ann, bob in" in r.stderr
+    assert "Traceback" not in r.stderr
