@@ -186,9 +186,15 @@ def run_jobs(fn, work: list, jobs: int = 1, tick=None) -> list:
             out.append(rec)
             if tick:
                 tick(k + 1, len(work))
-    finally:
+    except BaseException:
         if pool is not None:
             pool.terminate()
+        raise
+    finally:
+        if pool is not None:
+            # closed, not terminated, once done: a worker that ran `referee play` turns
+            # SIGTERM into KeyboardInterrupt, and one killed so could hang the join
+            pool.close()
             pool.join()
     return out
 
