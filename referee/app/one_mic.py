@@ -35,6 +35,7 @@ import numpy as np
 from referee.audio.blocks import Block
 from referee.audio.wav import WavReader, resample
 from referee.core.events import Heard, Unattributed, Utterance, UtteranceKind
+from referee.core.table import DEALER
 from referee.hearing.overlaps import MARGIN, OverlapCheck
 from referee.hearing.seats import voice_stretches
 from referee.hearing.voiceprints import RATE, Attribution, VoiceBook, VoicesError, features
@@ -53,7 +54,6 @@ KEEP = 30.0
 #: What counts for a player, so needs to know which one.
 RACING = frozenset({UtteranceKind.CALL, UtteranceKind.PARTIAL, UtteranceKind.SHOUT,
                     UtteranceKind.PLAY, UtteranceKind.BID})
-DEALER = "dealer"
 
 
 def enrol(path: str, names: list[str], cards: int = ENROL_CARDS
