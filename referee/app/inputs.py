@@ -125,22 +125,22 @@ def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, sta
                     notify: Callable[[str], None] | None):
     """The one mic of ``audio`` (its voices kept to tell apart) and the turn of the listener's
     events into the table's (:mod:`referee.app.one_mic`)."""
+    from referee.app.journal_file import data_dir
     from referee.app.one_mic import VoiceTap, attributed, enrol, keep, kept
     from referee.audio.recording import RecordingSource
+    from referee.audio.wav import WavReader
+    from referee.hearing.classifier import ClassifierError
+    from referee.hearing.overlaps import OverlapCheck
     from referee.hearing.voiceprints import VoicesError
 
     if not audio:
         raise ListeningError("--one-mic hears a recording (--audio FILE.wav) so far: live "
                              "enrolment is not done yet")
-    from referee.audio.wav import WavReader
-
     f = WavReader(audio)
     f.close()
     if f.channels != 1:
         raise ListeningError(f"--one-mic: {audio} has {f.channels} channels: one mic's "
                              "recording has one")
-    from referee.app.journal_file import data_dir
-
     voices = data_dir() / "voices"
     try:
         if getattr(args, "known_voices", False):
@@ -161,9 +161,6 @@ def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, sta
             notify("voices learnt: " + ", ".join(f"{n} at {s:.1f} s"
                                                  for n, s, _ in spans[::args.enrol_cards + 1]))
             notify(said)
-    from referee.hearing.classifier import ClassifierError
-    from referee.hearing.overlaps import OverlapCheck
-
     try:
         check = OverlapCheck.load()
     except ClassifierError as e:

@@ -133,3 +133,12 @@ def test_known_voices_name_whoever_has_none(tmp_path):
     assert r.returncode == 2
     assert "no voice kept for dealer, ann, bob in" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_one_mic_without_a_recording_says_it_is_not_done_yet(tmp_path):
+    r = referee("play", "stroop", "--one-mic", "--players", "ann,bob", tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert "--one-mic hears a recording (--audio FILE.wav) so far" in r.stderr
+    r = referee("play", "stroop", "--one-mic", "--voice-confidence", "2", "--players", "ann,bob",
+                tmp_path=tmp_path)
+    assert r.returncode == 2 and "--voice-confidence 2.0: give a probability, 0 to 1" in r.stderr
