@@ -93,16 +93,17 @@ ENROL_AFTER = 0.2
 
 
 def _array_source(audio: str | None, channels: list[str], rate: int, start_at: float,
-                  notify: Callable[[str], None] | None):
+                  notify: Callable[[str], None] | None, device: str | None = None,
+                  on_change: Callable | None = None):
     """A source with one channel per seat of ``channels``, from the array recording ``audio``
-    (:mod:`referee.app.array_input`)."""
+    (:mod:`referee.app.array_input`), or without it from the live array ``device`` (every
+    channel of it; :mod:`referee.app.array_live`: silent until its seats are learnt)."""
     from referee.app.array_input import seat_channels
     from referee.audio.recording import RecordingSource
     from referee.hearing.seats import SeatsError
 
     if not audio:
-        raise ListeningError("--array hears a recording (--audio FILE.wav) so far: a live "
-                             "array is not done yet")
+        return _live_array(channels, device, rate, notify, on_change)
     try:
         path, seats, spans = seat_channels(audio, channels)
     except SeatsError as e:
@@ -116,6 +117,31 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
     if notify is not None:
         notify("seats learnt: " + ", ".join(f"{n} at {s:.1f} s" for n, (s, _) in
                                             zip(seats.names, spans)))
+    return source
+
+
+def _live_array(channels: list[str], device: str | None, rate: int,
+                notify: Callable[[str], None] | None, on_change: Callable | None):
+    from referee.app.array_live import RATE, ArraySource
+    from referee.audio.mic import Input, MicError, MicrophoneSource, input_channels
+
+    if rate != RATE:
+        raise ListeningError(f"--array splits seats at {RATE} Hz; the recogniser hears at {rate}")
+    try:
+        dev = None if device is None else int(device) if device.isdigit() else device
+        mics = input_channels(dev)
+        if mics < 2:
+            raise ListeningError(f"--array: the input device {device or '(default)'} has "
+                                 f"{mics} channel; an array needs two or more")
+        mic = MicrophoneSource(inputs=[Input(dev, tuple(range(mics)))], rate=RATE,
+                               notify=notify, on_change=on_change)
+        source = ArraySource(mic, channels)
+        source.start()
+    except MicError as e:
+        raise ListeningError(f"--array: {e}") from None
+    if notify is not None:
+        notify(f"array of {mics} channels ({device or 'default input'}); the seats are "
+               "learnt before the game")
     return source
 
 
@@ -155,7 +181,13 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     audio = getattr(args, "audio", None)
     changes = None
     if getattr(args, "array", False):
-        source = _array_source(audio, channels, recogniser.rate, start_at, notify)
+        devices = device_list(getattr(args, "devices", None), 1)
+        if len(devices) > 1:
+            raise ListeningError("--array listens to one device: give one --devices")
+        changes = None if audio else queue.SimpleQueue()
+        source = _array_source(audio, channels, recogniser.rate, start_at, notify,
+                               devices[0] if devices else None,
+                               None if changes is None else changes.put)
     elif audio:
         from referee.audio.recording import RecordingSource
 

@@ -67,10 +67,16 @@ no block, penalty QH, no penalty.
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --names, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
-what the referee says, at its time, to a WAV file. --array: the recording is
-one mic array's in the middle of the table (two or more channels); it
-begins with each name of --names saying "NAME here" in turn, which teaches
-the referee each seat (recordings only so far; docs/one-device.md).
+what the referee says, at its time, to a WAV file.
+
+One mic array in the middle of the table instead of a mic per player
+(Stroop, Goop): --array. Live, every channel of the input device (or of the
+one --devices names) is the array; the referee asks each name of --names
+(default: the players) aloud, in turn, to say "NAME here", learns their seats
+from it, and asks two seats it cannot tell apart to move. "referee seats"
+learns them again mid-game; `referee resume` asks for them again. With
+--audio, the recording begins with each name saying "NAME here" in order
+(docs/one-device.md).
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
@@ -121,9 +127,10 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
                    help="one input device per channel name, by index or name, separated by spaces")
     g.add_argument("--audio", metavar="GAME.wav", help="referee a recording instead of microphones")
     g.add_argument("--array", action="store_true",
-                   help="the recording is one mic array's (two or more channels): it begins with "
-                        "each of --names (default: the players) saying \"NAME here\" in order, "
-                        "which teaches the referee each seat")
+                   help="one mic array (a device of two or more channels) hears the table: each "
+                        "of --names (default: the players) says \"NAME here\" in turn (asked "
+                        "aloud; with --audio, the recording begins so), which teaches the "
+                        "referee each seat")
     g.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
     g.add_argument("--model", metavar="DIR", help="Vosk model directory")
     g.add_argument("--json", action="store_true", help="print round/final objects as JSON Lines")
@@ -245,6 +252,33 @@ def run(args: argparse.Namespace) -> int:
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
+def _seats_by_voice(source, voice: Speaker, names: list[str]):
+    """``reseat(first=False)``: learn the live array's seats by asking each of ``names``
+    aloud (:func:`referee.app.array_live.enrol`). The first time a failure is the caller's
+    (exit 2); mid-game ("referee seats") it is said, and the seats learnt before are kept."""
+    from referee.app.array_live import enrol
+
+    def say(text: str) -> None:
+        voice.say(text, urgent=True)
+        voice.wait(30)
+
+    def notify(line: str) -> None:
+        print(f"referee: {line}", file=sys.stderr, flush=True)
+
+    def reseat(first: bool = False) -> None:
+        before = source.seats
+        try:
+            enrol(source, say, names, notify)
+        except RefereeError as e:
+            if first:
+                raise
+            notify(f"seats not learnt again ({e}); the seats as they were")
+            source.use(before)
+            say(f"The seats stay as they were: {e}.")
+
+    return reseat
+
+
 def _sigterm_as_interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -299,6 +333,19 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         print(f"referee: --speak-to: {e}", file=sys.stderr)
         return 2
     screen = table = None
+    reseat = None
+    from referee.app.array_live import ArraySource
+    if isinstance(listening.source, ArraySource):
+        reseat = _seats_by_voice(listening.source, voice, channels)
+        try:
+            reseat(first=True)
+        except (RefereeError, KeyboardInterrupt) as e:      # SeatsError
+            listening.close()
+            voice.close()
+            if isinstance(e, KeyboardInterrupt):
+                return 130
+            print(f"referee: --array: {e}", file=sys.stderr)
+            return 2
     if shown:
         from referee.app.screen import Screen
         screen = Screen()
@@ -328,7 +375,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                                            settle=getattr(args, "settle", 0.0),
                                            rehear=start_at if rehear else None,
                                            table_talk=table_talk(start.game) if start.game == "swoop" else None),
-                      history=history, write_start=False, new_game=new_game)
+                      history=history, write_start=False, new_game=new_game, reseat=reseat)
         if history and journaled is not None:
             table.journal_missing(journaled)
         if history:      # heard again, the table stands where the recording is heard from
@@ -440,6 +487,8 @@ def run_resume(args: argparse.Namespace) -> int:
     if not args.devices and not args.audio and not args.names and not args.channels:
         args.devices = setup.get("devices")      # the mics the game was started with
         args.channels = setup.get("mic_channels")
+    if setup.get("array") and not args.channels:
+        args.array = True       # an array's seats are asked for again (docs/one-device.md)
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
