@@ -213,6 +213,30 @@ def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],
                      f"{MOVES} moves")
 
 
+def seats_by_voice(source: ArraySource, voice: Any, names: Sequence[str],
+                   notify: Callable[[str], None]) -> Callable[..., None]:
+    """``reseat(first=False)``: learn ``source``'s seats by asking each of ``names`` aloud
+    with ``voice`` (a :class:`~referee.voice.speaker.Speaker`). The first time a failure is
+    the caller's (exit 2); mid-game ("referee seats") it is said, and the seats learnt before
+    are kept."""
+    def say(text: str) -> None:
+        voice.say(text, urgent=True)
+        voice.wait(30)
+
+    def reseat(first: bool = False) -> None:
+        before = source.seats
+        try:
+            enrol(source, say, names, notify)
+        except SeatsError as e:
+            if first:
+                raise
+            notify(f"seats not learnt again ({e}); the seats as they were")
+            source.use(before)
+            say(sentence("seats-kept"))
+
+    return reseat
+
+
 def _hear_name(source: ArraySource, say: Callable[[str], None], name: str,
                within: float) -> np.ndarray:
     """The array's audio of ``name`` saying their name, asked for aloud."""

@@ -45,7 +45,7 @@ Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
 and announces each card), a "dealer" channel (the dealer names each card as
 it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
-new-game, end.
+new-game, end, seats (--array).
 
 GOPS: `referee play gops --players ann,bob --setup purple|standard
 [--virtual-prizes]`. A player turns each prize and names it ("green five",
@@ -252,33 +252,6 @@ def run(args: argparse.Namespace) -> int:
     return referee(args, start, channels, deck=deck, setup=setup)
 
 
-def _seats_by_voice(source, voice: Speaker, names: list[str]):
-    """``reseat(first=False)``: learn the live array's seats by asking each of ``names``
-    aloud (:func:`referee.app.array_live.enrol`). The first time a failure is the caller's
-    (exit 2); mid-game ("referee seats") it is said, and the seats learnt before are kept."""
-    from referee.app.array_live import enrol
-
-    def say(text: str) -> None:
-        voice.say(text, urgent=True)
-        voice.wait(30)
-
-    def notify(line: str) -> None:
-        print(f"referee: {line}", file=sys.stderr, flush=True)
-
-    def reseat(first: bool = False) -> None:
-        before = source.seats
-        try:
-            enrol(source, say, names, notify)
-        except RefereeError as e:
-            if first:
-                raise
-            notify(f"seats not learnt again ({e}); the seats as they were")
-            source.use(before)
-            say(f"The seats stay as they were: {e}.")
-
-    return reseat
-
-
 def _sigterm_as_interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
@@ -334,9 +307,10 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         return 2
     screen = table = None
     reseat = None
-    from referee.app.array_live import ArraySource
+    from referee.app.array_live import ArraySource, seats_by_voice
     if isinstance(listening.source, ArraySource):
-        reseat = _seats_by_voice(listening.source, voice, channels)
+        reseat = seats_by_voice(listening.source, voice, channels,
+                                lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
         try:
             reseat(first=True)
         except (RefereeError, KeyboardInterrupt) as e:      # SeatsError
@@ -346,6 +320,11 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                 return 130
             print(f"referee: --array: {e}", file=sys.stderr)
             return 2
+    elif getattr(args, "array", False):     # a recording's seats come from its start, once
+        def reseat() -> None:
+            print("referee: \"referee seats\" on a recording: its seats stay those learnt "
+                  "from its start (they are learnt again only on a live array)",
+                  file=sys.stderr, flush=True)
     if shown:
         from referee.app.screen import Screen
         screen = Screen()

@@ -87,6 +87,7 @@ TEMPLATES = {
     "seat-unheard": "{player}, I did not hear you. Please say: {player} here.",
     "seats-too-close": "{players}, I cannot tell your seats apart. One of you please take another seat, then say your names again.",
     "seats-learnt": "Seats learnt.",
+    "seats-kept": "The seats stay as they were.",
     "no-array": "There is no microphone array to learn seats for.",
     # Swoop
     "say-again": "Say that again.",

@@ -44,10 +44,11 @@ class Room:
         self.pulse, self.tmp, self.n = pulse, tmp_path, 0
 
     def piece(self, lines: list[tuple[str, str, float]], where: dict | None = None) -> np.ndarray:
-        """``lines`` = [(who, text, at seconds)], each from their seat (or ``where[who]``)."""
+        """``lines`` = [(who, text, at seconds)], each from their seat in ``where`` (default
+        :data:`SEATS`)."""
         placed = []
         for who, text, at in lines:
-            az, d = (where or {}).get(who, SEATS[who])
+            az, d = (where or SEATS)[who]
             placed.append((az, d, said(self.tmp, text, VOICES[who]), 0.3 + at))
         self.n += 1
         audio, _ = table(placed, mics=4, snr=25.0, seed=self.n, tail=0.6)
@@ -116,7 +117,7 @@ def test_a_stroop_game_refereed_live_by_one_array(array, tmp_path):
             asked(ref, who, timeout=60)
             room.play([(who, f"{who} here", 0.0)])
         asked(ref, "bob")
-        room.play([("bob", "bob here", 0.0)], where={"bob": BEHIND_ANN})
+        room.play([("bob", "bob here", 0.0)], where={**SEATS, "bob": BEHIND_ANN})
         ref.wait_err("Ann and Bob, I cannot tell your seats apart", 20)
         for who in ("ann", "bob"):
             asked(ref, who, count=2)
@@ -160,3 +161,45 @@ def test_a_stroop_game_refereed_live_by_one_array(array, tmp_path):
     outs = [o for o in lines if o["type"] == "out"]
     assert [(o["round"], o["player"]) for o in outs] == [(1, "bob")], lines
     assert any(o["type"] == "command" and o["command"] == "seats" for o in lines), lines
+
+
+@pytest.mark.slow
+def test_a_goop_shout_heard_live_by_one_array_then_resumed(array, tmp_path):
+    """Goop on the array: the seats asked for and learnt, then cai shouts "goop" from his
+    seat: cai goops, and the count begins with the first player. The referee is killed;
+    `referee resume` listens to the array again and asks for the seats again."""
+    pulse, data = array, tmp_path / "data"
+    room = Room(pulse, tmp_path)
+    seats = {"ann": SEATS["ann"], "bob": SEATS["bob"], "cai": SEATS["dealer"]}
+    args = ["--json", "--speak-to", "speakers", "--engine", "pocketsphinx"]
+    ref = Referee("play", "goop", "--players", "ann,bob,cai", "--array", "--devices", SINK,
+                  *args, data=data)
+    try:
+        for who in ("ann", "bob", "cai"):
+            asked(ref, who, timeout=60)
+            room.play([(who, f"{who} here", 0.0)], where=seats)
+        ref.wait_err("Seats learnt.", 20)
+        time.sleep(1.0)
+        room.play([("cai", "goop", 0.0)], where=seats)
+        gooped = ref.wait_objects("gooped", 1, 20)[0]
+        ref.wait_err("Count!", 20)
+    finally:
+        ref.kill()
+    assert "Traceback" not in ref.stderr, ref.stderr
+    assert gooped["goopers"] == ["cai"], (gooped, ref.stderr)
+    assert "Count! Ann, how many of your cards are in the centre?" in ref.stderr
+
+    ref2 = Referee("resume", *args, data=data)
+    try:
+        for who in ("ann", "bob", "cai"):
+            asked(ref2, who, timeout=60)
+            room.play([(who, f"{who} here", 0.0)], where=seats)
+        ref2.wait_err("Seats learnt.", 20)
+        ref2.wait_err("Resuming.", 20)
+        ref2.type("end")
+        ref2.wait_objects("final", 1, 20)
+        assert ref2.finish() == 0, ref2.stderr
+    finally:
+        ref2.kill()
+    assert "Traceback" not in ref2.stderr, ref2.stderr
+    assert "array of 4 channels (array4)" in ref2.stderr
