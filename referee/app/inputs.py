@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from referee.core.errors import RefereeError
@@ -133,8 +134,14 @@ def _live_array(channels: list[str], device: str | None, rate: int,
         if mics < 2:
             raise ListeningError(f"--array: the input device {device or '(default)'} has "
                                  f"{mics} channel; an array needs two or more")
+        def seats_changed(change) -> None:
+            """The array's device lost or back: every seat's channel with it."""
+            if on_change is not None and change.stream == "ch0":
+                for name in channels:
+                    on_change(replace(change, stream=name))
+
         mic = MicrophoneSource(inputs=[Input(dev, tuple(range(mics)))], rate=RATE,
-                               notify=notify, on_change=on_change)
+                               notify=notify, on_change=seats_changed)
         source = ArraySource(mic, channels)
         source.start()
     except MicError as e:
