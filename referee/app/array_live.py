@@ -48,13 +48,16 @@ class ArraySource:
     thread) for the seat channels' blocks; :meth:`audio` and :meth:`heard` (any thread) read
     the array's own audio; :meth:`use` gives it seats to split by (None: silence)."""
 
-    def __init__(self, mic: Any, names: Sequence[str], keep: float = KEEP) -> None:
+    def __init__(self, mic: Any, names: Sequence[str], keep: float = KEEP,
+                 hear: float | None = None) -> None:
         self.mic = mic
         self.names = list(names)
         self.mics = len(mic.channels)
         if self.mics < 2:
             raise SeatsError(f"an array needs two or more channels; this device has {self.mics}")
-        self.channels = [Channel(k, n, "array", k) for k, n in enumerate(self.names)]
+        self.hear = hear
+        heard = [] if hear is None else [f"{n}/heard" for n in self.names]
+        self.channels = [Channel(k, n, "array", k) for k, n in enumerate(self.names + heard)]
         self._keep = int(keep * RATE)
         self._lock = threading.Lock()
         self._raw = np.zeros((0, self.mics), np.float32)
@@ -161,21 +164,21 @@ class ArraySource:
             switch, self._next = self._next, []
         if switch:       # from the next sample to give out, with the audio kept since then
             self._seats = switch[-1]
-            self._split = None if self._seats is None else SeatSplitter(self._seats,
-                                                                        start=self._emitted)
+            self._split = None if self._seats is None else SeatSplitter(
+                self._seats, start=self._emitted, hear=self.hear)
             if self._split is not None:
                 x = self.audio(self._emitted, end)
         if self._split is not None:
             y = self._split.feed(x)
         else:         # silence, as far as a split would have given out
             upto = end - SeatSplitter.LAG
-            y = np.zeros((max(0, upto - self._emitted), len(self.names)), np.float32)
+            y = np.zeros((max(0, upto - self._emitted), len(self.channels)), np.float32)
         if not len(y):
             return []
         index, self._emitted = self._emitted, self._emitted + len(y)
         s = to_int16(y)
-        return [Block(k, np.ascontiguousarray(s[:, k]), index, RATE, name, "array")
-                for k, name in enumerate(self.names)]
+        return [Block(c.index, np.ascontiguousarray(s[:, c.index]), index, RATE, c.player, "array")
+                for c in self.channels]
 
 
 def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],

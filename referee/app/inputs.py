@@ -111,7 +111,9 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
         raise ListeningError(f"--array: {audio}: {e}") from None
     try:
         # the game is heard from after the names ("bob here" may pass for "pause")
-        source = RecordingSource(path, players=channels, rate=rate,
+        from referee.app.array_input import HEAR
+        twins = [] if HEAR is None else [f"{c}/heard" for c in channels]
+        source = RecordingSource(path, players=channels + twins, rate=rate,
                                  start=max(start_at, spans[-1][1] + ENROL_AFTER))
     finally:
         os.unlink(path)          # the source holds it open
@@ -142,7 +144,8 @@ def _live_array(channels: list[str], device: str | None, rate: int,
 
         mic = MicrophoneSource(inputs=[Input(dev, tuple(range(mics)))], rate=RATE,
                                notify=notify, on_change=seats_changed)
-        source = ArraySource(mic, channels)
+        from referee.app.array_input import HEAR
+        source = ArraySource(mic, channels, hear=HEAR)
         source.start()
     except MicError as e:
         raise ListeningError(f"--array: {e}") from None
@@ -230,5 +233,9 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     # an array's seat channels are masks of one sound, not a mic's delayed leaks into the
     # next: the leak canceller only adds phantoms there (docs/one-device.md)
     array = bool(getattr(args, "array", False))
-    return Listening(Listener(source, recogniser, cancel=not array), source,
+    from referee.app.array_input import COPY_DB, HEAR
+    twins = array and HEAR is not None
+    options = {"copy_db": COPY_DB} if array and COPY_DB is not None else {}
+    return Listening(Listener(source, recogniser, cancel=not array, twins=twins, **options),
+                     source,
                      recogniser.description, changes)

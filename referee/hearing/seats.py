@@ -197,17 +197,20 @@ class SeatMap:
                            float(share[order[1]]) if len(order) > 1 else 0.0)
 
     def separate(self, audio: np.ndarray, sharpness: float = SHARPNESS,
-                 floor: float = MASK_FLOOR) -> np.ndarray:
+                 floor: float = MASK_FLOOR, hear: float | None = None) -> np.ndarray:
         """(frames, mics) -> (frames, seats): per seat, a beam steered at it (the mics
         aligned to mic 1 by the seat's learnt phases, summed) under a soft mask of the bins
-        whose phases match it best (a whole recording, through :class:`SeatSplitter`)."""
+        whose phases match it best (a whole recording, through :class:`SeatSplitter`).
+        ``hear``: then (frames, 2 x seats), each seat's beam again after them, under its mask
+        softened to the floor ``hear`` (what its recogniser hears: docs/one-device.md)."""
         a = _float(audio)
-        split = SeatSplitter(self, sharpness=sharpness, floor=floor)
+        split = SeatSplitter(self, sharpness=sharpness, floor=floor, hear=hear)
         step = 10 * self.rate        # long recordings in pieces, as a live stream comes
         parts = [split.feed(a[s: s + step]) for s in range(0, len(a), step)]
         return np.concatenate(parts + [split.flush()])
 
-    def _separate(self, a: np.ndarray, sharpness: float, floor: float) -> np.ndarray:
+    def _separate(self, a: np.ndarray, sharpness: float, floor: float,
+                  hear: float | None = None) -> np.ndarray:
         spec = stft(a)                                            # (mics, time, bins)
         scores = self._scores(spec)
         # a bin's match judged with its neighbours in time and frequency
@@ -218,13 +221,17 @@ class SeatMap:
         smooth[:, :, :-1] += scores[:, :, 1:]
         e = np.exp(sharpness * (smooth / 5 - smooth.max(axis=0, keepdims=True) / 5))
         mask = floor + (1 - floor) * e / e.sum(axis=0, keepdims=True)
-        out = np.zeros((len(a), len(self.names)), np.float32)
-        for k in range(len(self.names)):
+        n = len(self.names)
+        out = np.zeros((len(a), n * (1 if hear is None else 2)), np.float32)
+        for k in range(n):
             beam = spec[0].copy()
             for p, (i, j) in enumerate(self.pairs):
                 if i == 0:   # phase[k, (0, j)] ~ exp(i(phi_0 - phi_j)): align mic j to mic 0
                     beam += spec[j] * self.phase[k, p][None, :]
             out[:, k] = istft(mask[k] * beam / self.mics, len(a))
+            if hear is not None:     # what the recogniser hears: the beam, less masked
+                soft = (mask[k] - floor) / (1 - floor)
+                out[:, n + k] = istft((hear + (1 - hear) * soft) * beam / self.mics, len(a))
         return out
 
 
@@ -242,8 +249,9 @@ class SeatSplitter:
     """Samples of what came before a piece that it is separated with."""
 
     def __init__(self, seats: SeatMap, start: int = 0, sharpness: float = SHARPNESS,
-                 floor: float = MASK_FLOOR) -> None:
-        self.seats, self.sharpness, self.floor = seats, sharpness, floor
+                 floor: float = MASK_FLOOR, hear: float | None = None) -> None:
+        self.seats, self.sharpness, self.floor, self.hear = seats, sharpness, floor, hear
+        self.width = len(seats.names) * (1 if hear is None else 2)
         self.done = start
         """The index (samples since the stream's start) of the next seat sample out."""
         self._buf = np.zeros((0, seats.mics))
@@ -263,14 +271,14 @@ class SeatSplitter:
 
     def _upto(self, upto: int, final: bool) -> np.ndarray:
         if upto <= self.done:
-            return np.zeros((0, len(self.seats.names)), np.float32)
+            return np.zeros((0, self.width), np.float32)
         hop = FRAME // 2
         lo = max(self._buf_start, self.done - self.CONTEXT)
         lo -= (lo - self._origin) % hop                   # on the frame grid
         lo = max(lo, self._buf_start)
         end = self._buf_start + len(self._buf) if final else upto + self.LAG
         y = self.seats._separate(self._buf[lo - self._buf_start: end - self._buf_start],
-                                 self.sharpness, self.floor)
+                                 self.sharpness, self.floor, self.hear)
         out = y[self.done - lo: upto - lo]
         self.done = upto
         keep = max(self._buf_start, self.done - self.CONTEXT - hop)

@@ -159,7 +159,9 @@ def test_a_stroop_game_refereed_live_by_one_array(array, tmp_path):
     _, lines = journal_lines(data)
     assert lines[0]["setup"]["array"] is True
     outs = [o for o in lines if o["type"] == "out"]
-    assert [(o["round"], o["player"]) for o in outs] == [(1, "bob")], lines
+    # bob's miscall put him out in round 1; a call nobody made may put someone out later
+    # (the array's seat channels hear some: docs/one-device.md), but not bob in round 1 alone
+    assert [(o["round"], o["player"]) for o in outs if o["round"] == 1] == [(1, "bob")], lines
     assert any(o["type"] == "command" and o["command"] == "seats" for o in lines), lines
 
 
