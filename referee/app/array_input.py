@@ -14,6 +14,15 @@ import tempfile
 from referee.audio.wav import read_wav, resample, write_wav
 from referee.hearing.seats import SeatMap, voice_spans
 
+HEAR = 0.05
+"""What the recognisers hear of a seat: its beam under the seat's mask softened to this
+floor (-26 dB), beside the seat channel (floor :data:`~referee.hearing.seats.MASK_FLOOR`)
+that decides who spoke and times it. Chosen on the tuning games (docs/one-device.md)."""
+COPY_DB = 3.0
+"""dB: on a mic array, a call is another seat's when that seat's channel is this much louder
+over it (the cross-talk filter's ``copy_db``; a mic per player needs 9 dB or a like
+waveform, but masked seat channels share neither). Chosen on the tuning games."""
+
 RATE = 16000
 """The rate seats are learnt and separated at (:data:`referee.hearing.seats.FRAME` is for it)."""
 
@@ -33,7 +42,7 @@ def seat_channels(path: str, names: list[str]) -> tuple[str, SeatMap, list[tuple
     fd, out = tempfile.mkstemp(prefix="referee-seats-", suffix=".wav")
     os.close(fd)
     try:
-        write_wav(out, seats.separate(a), RATE)
+        write_wav(out, seats.separate(a, hear=HEAR), RATE)
     except BaseException:
         os.unlink(out)
         raise

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+from dataclasses import replace
 from typing import Callable, Iterator
 
 from referee.core.errors import RefereeError
@@ -95,23 +96,26 @@ ENROL_AFTER = 0.2
 
 
 def _array_source(audio: str | None, channels: list[str], rate: int, start_at: float,
-                  notify: Callable[[str], None] | None):
+                  notify: Callable[[str], None] | None, device: str | None = None,
+                  on_change: Callable | None = None):
     """A source with one channel per seat of ``channels``, from the array recording ``audio``
-    (:mod:`referee.app.array_input`)."""
+    (:mod:`referee.app.array_input`), or without it from the live array ``device`` (every
+    channel of it; :mod:`referee.app.array_live`: silent until its seats are learnt)."""
     from referee.app.array_input import seat_channels
     from referee.audio.recording import RecordingSource
     from referee.hearing.seats import SeatsError
 
     if not audio:
-        raise ListeningError("--array hears a recording (--audio FILE.wav) so far: a live "
-                             "array is not done yet")
+        return _live_array(channels, device, rate, notify, on_change)
     try:
         path, seats, spans = seat_channels(audio, channels)
     except SeatsError as e:
         raise ListeningError(f"--array: {audio}: {e}") from None
     try:
         # the game is heard from after the names ("bob here" may pass for "pause")
-        source = RecordingSource(path, players=channels, rate=rate,
+        from referee.app.array_input import HEAR
+        twins = [] if HEAR is None else [f"{c}/heard" for c in channels]
+        source = RecordingSource(path, players=channels + twins, rate=rate,
                                  start=max(start_at, spans[-1][1] + ENROL_AFTER))
     finally:
         os.unlink(path)          # the source holds it open
@@ -170,6 +174,38 @@ def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, sta
                                           args.voice_confidence, args.overlap)
 
 
+def _live_array(channels: list[str], device: str | None, rate: int,
+                notify: Callable[[str], None] | None, on_change: Callable | None):
+    from referee.app.array_live import RATE, ArraySource
+    from referee.audio.mic import Input, MicError, MicrophoneSource, input_channels
+
+    if rate != RATE:
+        raise ListeningError(f"--array splits seats at {RATE} Hz; the recogniser hears at {rate}")
+    try:
+        dev = None if device is None else int(device) if device.isdigit() else device
+        mics = input_channels(dev)
+        if mics < 2:
+            raise ListeningError(f"--array: the input device {device or '(default)'} has "
+                                 f"{mics} channel; an array needs two or more")
+        def seats_changed(change) -> None:
+            """The array's device lost or back: every seat's channel with it."""
+            if on_change is not None and change.stream == "ch0":
+                for name in channels:
+                    on_change(replace(change, stream=name))
+
+        mic = MicrophoneSource(inputs=[Input(dev, tuple(range(mics)))], rate=RATE,
+                               notify=notify, on_change=seats_changed)
+        from referee.app.array_input import HEAR
+        source = ArraySource(mic, channels, hear=HEAR)
+        source.start()
+    except MicError as e:
+        raise ListeningError(f"--array: {e}") from None
+    if notify is not None:
+        notify(f"array of {mics} channels ({device or 'default input'}); the seats are "
+               "learnt before the game")
+    return source
+
+
 def device_list(value: str | list[str] | None, mics: int) -> list[str]:
     """The devices of ``--devices`` (a list, or a string from an older journal) for ``mics``
     named mics. A single value with commas is split when there are several mics (the older
@@ -208,7 +244,13 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     if getattr(args, "one_mic", False):
         source, turn = _one_mic_source(args, audio, channels, recogniser.rate, start_at, notify)
     elif getattr(args, "array", False):
-        source = _array_source(audio, channels, recogniser.rate, start_at, notify)
+        devices = device_list(getattr(args, "devices", None), 1)
+        if len(devices) > 1:
+            raise ListeningError("--array listens to one device: give one --devices")
+        changes = None if audio else queue.SimpleQueue()
+        source = _array_source(audio, channels, recogniser.rate, start_at, notify,
+                               devices[0] if devices else None,
+                               None if changes is None else changes.put)
     elif audio:
         from referee.audio.recording import RecordingSource
 
@@ -244,5 +286,9 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     # an array's seat channels are masks of one sound, not a mic's delayed leaks into the
     # next: the leak canceller only adds phantoms there (docs/one-device.md)
     array = bool(getattr(args, "array", False))
-    return Listening(Listener(source, recogniser, cancel=not array), source,
+    from referee.app.array_input import COPY_DB, HEAR
+    twins = array and HEAR is not None
+    options = {"copy_db": COPY_DB} if array and COPY_DB is not None else {}
+    return Listening(Listener(source, recogniser, cancel=not array, twins=twins, **options),
+                     source,
                      recogniser.description, changes, turn)

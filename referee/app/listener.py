@@ -67,7 +67,9 @@ class Listener:
     more than one channel); ``cancel``: with it, feed the recognisers each channel with the
     learnt leaks of the others taken out; ``crosstalk_options`` go to
     :class:`~referee.hearing.crosstalk.CrossTalk`. ``hold``: seconds the loudest channel must
-    be decoded past a suspected copy before it is decided.
+    be decoded past a suspected copy before it is decided. ``twins``: the source's channels
+    are two sets, the second what the first's recognisers hear (a mic array's seats: the
+    first set decides who spoke and times it, the second, less masked, is decoded).
     """
 
     TIMING_CONFIRM = 0.05
@@ -83,10 +85,13 @@ class Listener:
     to the mark: a promise made is kept.)"""
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
-                 hold: float = 0.25, cancel: bool = True, **crosstalk_options: Any) -> None:
+                 hold: float = 0.25, cancel: bool = True, twins: bool = False,
+                 **crosstalk_options: Any) -> None:
         self.source = source
         self.recogniser = recogniser
-        self.channels: list[Channel] = list(source.channels)
+        width = len(source.channels)
+        self.channels: list[Channel] = list(source.channels)[: width // 2 if twins else width]
+        self.twins = twins
         if not self.channels:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
@@ -103,9 +108,9 @@ class Listener:
             self.earlier = self._ct.timer.max_earlier
             self.lead = self.TIMING_LEAD
         # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
-        self._mix: list[list[np.ndarray]] = [[] for _ in range(n)]
-        self._mix_start: list[int | None] = [None] * n  # index of the first sample in _mix
-        self._mix_end: list[int] = [0] * n
+        self._mix: list[list[np.ndarray]] = [[] for _ in range(width)]
+        self._mix_start: list[int | None] = [None] * width  # index of the first sample in _mix
+        self._mix_end: list[int] = [0] * width
         self._ct_end: int | None = None  # samples: the cross-talk filter has audio to here
         self._fed: dict[int, int] = {}  # samples fed to each recogniser stream
         self._first: dict[int, int] = {}  # index (at self.rate) of each stream's sample 0
@@ -237,9 +242,10 @@ class Listener:
             self._mix[c] = [rest] if len(rest) else []
             self._mix_start[c] = upto
         start = self._ct_end / self.rate
-        clean = self._ct.add_audio(m, self._ct_end)
+        n = len(self.channels)
+        clean = self._ct.add_audio(np.ascontiguousarray(m[:, :n]), self._ct_end)
         self._ct_end = upto
-        own = m if clean is None else to_int16(clean)
+        own = m[:, n:] if self.twins else m if clean is None else to_int16(clean)
         heard: list[Utterance] = []
         for c in range(len(self.channels)):
             heard += self._stream(c, start).feed(np.ascontiguousarray(own[:, c]))

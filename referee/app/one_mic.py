@@ -37,7 +37,7 @@ from referee.audio.wav import WavReader, resample
 from referee.core.events import Heard, Unattributed, Utterance, UtteranceKind
 from referee.core.table import DEALER
 from referee.hearing.overlaps import MARGIN, OverlapCheck
-from referee.hearing.seats import voice_stretches
+from referee.hearing.seats import voice_runs
 from referee.hearing.voiceprints import RATE, Attribution, VoiceBook, VoicesError, features
 
 ENROL_CARDS = 3
@@ -71,7 +71,7 @@ def enrol(path: str, names: list[str], cards: int = ENROL_CARDS
     if rate != RATE:
         a = resample(a, rate, RATE)
     per = cards + 1
-    found = voice_stretches(a, RATE)
+    found = voice_runs(a, RATE)
     if len(found) < len(names) * per:
         raise VoicesError(
             f"heard {len(found)} stretches of voice at the start, not the {len(names) * per} "

@@ -92,6 +92,22 @@ def list_devices(sd: Any | None = None) -> list[dict]:
     return out
 
 
+def input_channels(device: int | str | None = None, sd: Any | None = None) -> int:
+    """How many input channels ``device`` (None: the default input) really has: an audio
+    server's ALSA device offers 32, copies of its source's real ones (see
+    :mod:`referee.audio.pulse_source`)."""
+    sd = _sounddevice(sd)
+    try:
+        info = sd.query_devices(device, "input")
+    except Exception as e:
+        if device is None:
+            raise MicError(f"no microphone: {NO_INPUT_HINT}") from None
+        raise MicError(f"no input device {_device_label(device)}: {e}") from None
+    have = int(info["max_input_channels"])
+    source = real_channels(info["name"]) if have > 1 else None
+    return min(have, source[1]) if source is not None else have
+
+
 def plan_inputs(devices: Sequence[str] | None = None,
                 channels: Sequence[int] | None = None) -> list[Input]:
     """The inputs of ``referee listen --devices ... --channels ...``: one device with the

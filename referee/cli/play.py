@@ -45,7 +45,7 @@ Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
 and announces each card), a "dealer" channel (the dealer names each card as
 it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
-new-game, end.
+new-game, end, seats (--array).
 
 GOPS: `referee play gops --players ann,bob --setup purple|standard
 [--virtual-prizes]`. A player turns each prize and names it ("green five",
@@ -67,10 +67,16 @@ no block, penalty QH, no penalty.
 Recorded games: --audio GAME.wav runs the same referee on a recording, one
 channel per mic in the order of --names, faster than real time; --json
 prints the objects of `referee replay --json`; --speak-to FILE.wav writes
-what the referee says, at its time, to a WAV file. --array: the recording is
-one mic array's in the middle of the table (two or more channels); it
-begins with each name of --names saying "NAME here" in turn, which teaches
-the referee each seat (recordings only so far; docs/one-device.md).
+what the referee says, at its time, to a WAV file.
+
+One mic array in the middle of the table instead of a mic per player
+(Stroop, Goop): --array. Live, every channel of the input device (or of the
+one --devices names) is the array; the referee asks each name of --names
+(default: the players) aloud, in turn, to say "NAME here", learns their seats
+from it, and asks two seats it cannot tell apart to move. "referee seats"
+learns them again mid-game; `referee resume` asks for them again. With
+--audio, the recording begins with each name saying "NAME here" in order
+(docs/one-device.md).
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
@@ -121,9 +127,10 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
                    help="one input device per channel name, by index or name, separated by spaces")
     g.add_argument("--audio", metavar="GAME.wav", help="referee a recording instead of microphones")
     g.add_argument("--array", action="store_true",
-                   help="the recording is one mic array's (two or more channels): it begins with "
-                        "each of --names (default: the players) saying \"NAME here\" in order, "
-                        "which teaches the referee each seat")
+                   help="one mic array (a device of two or more channels) hears the table: each "
+                        "of --names (default: the players) says \"NAME here\" in turn (asked "
+                        "aloud; with --audio, the recording begins so), which teaches the "
+                        "referee each seat")
     g.add_argument("--one-mic", action="store_true",
                    help="the recording is one mic's for the whole table (mono): it begins with "
                         "each of --names (default: the players) saying \"NAME here\" and "
@@ -328,6 +335,25 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         print(f"referee: --speak-to: {e}", file=sys.stderr)
         return 2
     screen = table = None
+    reseat = None
+    from referee.app.array_live import ArraySource, seats_by_voice
+    if isinstance(listening.source, ArraySource):
+        reseat = seats_by_voice(listening.source, voice, channels,
+                                lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
+        try:
+            reseat(first=True)
+        except (RefereeError, KeyboardInterrupt) as e:      # SeatsError
+            listening.close()
+            voice.close()
+            if isinstance(e, KeyboardInterrupt):
+                return 130
+            print(f"referee: --array: {e}", file=sys.stderr)
+            return 2
+    elif getattr(args, "array", False):     # a recording's seats come from its start, once
+        def reseat() -> None:
+            print("referee: \"referee seats\" on a recording: its seats stay those learnt "
+                  "from its start (they are learnt again only on a live array)",
+                  file=sys.stderr, flush=True)
     if shown:
         from referee.app.screen import Screen
         screen = Screen()
@@ -357,7 +383,7 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                                            settle=getattr(args, "settle", 0.0),
                                            rehear=start_at if rehear else None,
                                            table_talk=table_talk(start.game) if start.game == "swoop" else None),
-                      history=history, write_start=False, new_game=new_game)
+                      history=history, write_start=False, new_game=new_game, reseat=reseat)
         if history and journaled is not None:
             table.journal_missing(journaled)
         if history:      # heard again, the table stands where the recording is heard from
@@ -469,6 +495,8 @@ def run_resume(args: argparse.Namespace) -> int:
     if not args.devices and not args.audio and not args.names and not args.channels:
         args.devices = setup.get("devices")      # the mics the game was started with
         args.channels = setup.get("mic_channels")
+    if setup.get("array") and not args.channels:
+        args.array = True       # an array's seats are asked for again (docs/one-device.md)
     if isinstance(setup.get("one_mic"), dict) and not args.one_mic:
         one = setup["one_mic"]
         args.one_mic = True

@@ -84,6 +84,13 @@ TEMPLATES = {
     "read-back-centre": "{player}: {number} in the centre.",
     "read-back-left": "{player}: {number} left.",
     "lock-reminder": "All quiet. If nobody can play, shuffle your decks and deal three.",
+    # One mic array for the table (--array): learning the seats
+    "seat-ask": "{player}, please say: {player} here.",
+    "seat-unheard": "{player}, I did not hear you. Please say: {player} here.",
+    "seats-too-close": "{players}, I cannot tell your seats apart. One of you please take another seat, then say your names again.",
+    "seats-learnt": "Seats learnt.",
+    "seats-kept": "The seats stay as they were.",
+    "no-array": "There is no microphone array to learn seats for.",
     # Swoop
     "say-again": "Say that again.",
 }

@@ -83,7 +83,7 @@ class Tally:
 #: Commands the players can give by voice. ``undo``, ``pause``, ``resume`` and
 #: ``end`` change the game; ``score``, ``repeat`` and ``new-game`` are for the
 #: shell (it journals them too, so the log shows what was asked).
-COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end")
+COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end", "seats")
 
 #: Other ways to say a command -> its name.
 COMMAND_ALIASES = {"end game": "end", "end-game": "end", "new game": "new-game", "scores": "score"}

@@ -67,13 +67,16 @@ class Table:
         history: list | None = None,
         write_start: bool = True,
         new_game: Any = None,
+        reseat: Any = None,
     ) -> None:
         """``channels`` names each listening stream: ``'dealer'`` or a player.
         ``history`` holds happenings of a resumed game, replayed silently.
         ``write_start``: journal the game line (False when the caller did).
         ``new_game``: called for the "new game" command, returns the new game's
         journal (its game line written) and virtual deck (or None); without it
-        "new game" only ends the game."""
+        "new game" only ends the game. ``reseat``: called for the "seats" command, learns
+        the seats of a mic array again (the game as it stands); without it the table says
+        there is no array."""
         self.start = start
         self.game = make_game(start)
         self.channels = list(channels)
@@ -88,6 +91,7 @@ class Table:
         self.announcer = announcer or Announcer()
         self.deck = deck
         self.new_game = new_game
+        self.reseat = reseat
         self.options = options or TableOptions()
         self.now = self.options.offset
         """Seconds: the furthest every microphone has heard."""
@@ -383,6 +387,11 @@ class Table:
             self._say(score_sentence(self.game), at=self.now)
         elif name == "repeat":      # where the game stands, not only the last sentence
             self._say(" ".join(state(self.game, self.dialogue, dealer=self.deck is None)), at=self.now)
+        elif name == "seats":
+            if self.reseat is None:
+                self._say(sentence("no-array"), at=self.now)
+            else:
+                self.reseat()
         elif name == "new-game":
             self._note("new game asked for: this game ends here")
             self.finish()

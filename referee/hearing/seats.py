@@ -151,15 +151,24 @@ class SeatMap:
                 out[i, j] = out[j, i] = float((w * agree).sum() / max(w.sum(), 1e-12))
         return out
 
-    def check(self, min_apart: float = MIN_APART) -> None:
-        """Raise :class:`SeatsError` naming the two talkers whose seats are least apart when
-        the array cannot tell them apart (see :data:`MIN_APART`)."""
+    def too_close(self, min_apart: float = MIN_APART) -> tuple[str, str, float] | None:
+        """The two talkers whose seats are least apart, and how far (the share of their
+        names told apart), when the array cannot tell them apart (see :data:`MIN_APART`)."""
         s = np.minimum(self.apart, self.apart.T) + 2 * np.eye(len(self.names))
         i, j = np.unravel_index(int(np.argmin(s)), s.shape)
         if len(self.names) > 1 and s[i, j] < min_apart:
+            return self.names[i], self.names[j], float(s[i, j])
+        return None
+
+    def check(self, min_apart: float = MIN_APART) -> None:
+        """Raise :class:`SeatsError` naming the two talkers whose seats are least apart when
+        the array cannot tell them apart (see :data:`MIN_APART`)."""
+        close = self.too_close(min_apart)
+        if close is not None:
+            a, b, share = close
             raise SeatsError(
-                f"{self.names[i]} and {self.names[j]} sit in directions the array cannot tell "
-                f"apart (only {s[i, j]:.0%} of their names told apart): one of them please "
+                f"{a} and {b} sit in directions the array cannot tell "
+                f"apart (only {share:.0%} of their names told apart): one of them please "
                 "take another seat, then say your names again")
 
     # -- hearing -----------------------------------------------------------------------
@@ -188,21 +197,20 @@ class SeatMap:
                            float(share[order[1]]) if len(order) > 1 else 0.0)
 
     def separate(self, audio: np.ndarray, sharpness: float = SHARPNESS,
-                 floor: float = MASK_FLOOR) -> np.ndarray:
+                 floor: float = MASK_FLOOR, hear: float | None = None) -> np.ndarray:
         """(frames, mics) -> (frames, seats): per seat, a beam steered at it (the mics
         aligned to mic 1 by the seat's learnt phases, summed) under a soft mask of the bins
-        whose phases match it best."""
+        whose phases match it best (a whole recording, through :class:`SeatSplitter`).
+        ``hear``: then (frames, 2 x seats), each seat's beam again after them, under its mask
+        softened to the floor ``hear`` (what its recogniser hears: docs/one-device.md)."""
         a = _float(audio)
-        out = np.zeros((len(a), len(self.names)), np.float32)
-        step = 10 * self.rate  # long recordings in pieces; frames overlap at the seams
-        for s in range(0, len(a), step):
-            lo = max(0, s - FRAME)
-            piece = a[lo: min(len(a), s + step + FRAME)]
-            y = self._separate(piece, sharpness, floor)
-            out[s: s + step] = y[s - lo: s - lo + min(step, len(a) - s)]
-        return out
+        split = SeatSplitter(self, sharpness=sharpness, floor=floor, hear=hear)
+        step = 10 * self.rate        # long recordings in pieces, as a live stream comes
+        parts = [split.feed(a[s: s + step]) for s in range(0, len(a), step)]
+        return np.concatenate(parts + [split.flush()])
 
-    def _separate(self, a: np.ndarray, sharpness: float, floor: float) -> np.ndarray:
+    def _separate(self, a: np.ndarray, sharpness: float, floor: float,
+                  hear: float | None = None) -> np.ndarray:
         spec = stft(a)                                            # (mics, time, bins)
         scores = self._scores(spec)
         # a bin's match judged with its neighbours in time and frequency
@@ -213,13 +221,70 @@ class SeatMap:
         smooth[:, :, :-1] += scores[:, :, 1:]
         e = np.exp(sharpness * (smooth / 5 - smooth.max(axis=0, keepdims=True) / 5))
         mask = floor + (1 - floor) * e / e.sum(axis=0, keepdims=True)
-        out = np.zeros((len(a), len(self.names)), np.float32)
-        for k in range(len(self.names)):
+        n = len(self.names)
+        out = np.zeros((len(a), n * (1 if hear is None else 2)), np.float32)
+        for k in range(n):
             beam = spec[0].copy()
             for p, (i, j) in enumerate(self.pairs):
                 if i == 0:   # phase[k, (0, j)] ~ exp(i(phi_0 - phi_j)): align mic j to mic 0
                     beam += spec[j] * self.phase[k, p][None, :]
             out[:, k] = istft(mask[k] * beam / self.mics, len(a))
+            if hear is not None:     # what the recogniser hears: the beam, less masked
+                soft = (mask[k] - floor) / (1 - floor)
+                out[:, n + k] = istft((hear + (1 - hear) * soft) * beam / self.mics, len(a))
+        return out
+
+
+class SeatSplitter:
+    """:meth:`SeatMap.separate` block by block, for a live stream: ``feed`` the array's
+    next samples (frames, mics), get the seat channels (frames, seats) as far as they are
+    final, :data:`LAG` samples behind what was fed; ``flush`` at the end gives the rest.
+    The output is the same, sample for sample, as one separation of the whole stream: each
+    piece is separated with :data:`CONTEXT` samples before it on the same frame grid, and
+    an output sample depends only on the frames over it and their neighbours."""
+
+    LAG = FRAME + FRAME // 2
+    """Samples a seat sample waits for the frames after it (48 ms at 16 kHz)."""
+    CONTEXT = 2 * FRAME
+    """Samples of what came before a piece that it is separated with."""
+
+    def __init__(self, seats: SeatMap, start: int = 0, sharpness: float = SHARPNESS,
+                 floor: float = MASK_FLOOR, hear: float | None = None) -> None:
+        self.seats, self.sharpness, self.floor, self.hear = seats, sharpness, floor, hear
+        self.width = len(seats.names) * (1 if hear is None else 2)
+        self.done = start
+        """The index (samples since the stream's start) of the next seat sample out."""
+        self._buf = np.zeros((0, seats.mics))
+        self._buf_start = start       # the index of _buf[0], a multiple of the hop from start
+        self._origin = start
+
+    def feed(self, audio: np.ndarray) -> np.ndarray:
+        a = _float(audio)
+        if a.ndim != 2 or a.shape[1] != self.seats.mics:
+            raise SeatsError(f"the seats were learnt on {self.seats.mics} mics; this audio "
+                             f"has {1 if a.ndim == 1 else a.shape[1]}")
+        self._buf = np.concatenate([self._buf, a])
+        return self._upto(self._buf_start + len(self._buf) - self.LAG, final=False)
+
+    def flush(self) -> np.ndarray:
+        return self._upto(self._buf_start + len(self._buf), final=True)
+
+    def _upto(self, upto: int, final: bool) -> np.ndarray:
+        if upto <= self.done:
+            return np.zeros((0, self.width), np.float32)
+        hop = FRAME // 2
+        lo = max(self._buf_start, self.done - self.CONTEXT)
+        lo -= (lo - self._origin) % hop                   # on the frame grid
+        lo = max(lo, self._buf_start)
+        end = self._buf_start + len(self._buf) if final else upto + self.LAG
+        y = self.seats._separate(self._buf[lo - self._buf_start: end - self._buf_start],
+                                 self.sharpness, self.floor, self.hear)
+        out = y[self.done - lo: upto - lo]
+        self.done = upto
+        keep = max(self._buf_start, self.done - self.CONTEXT - hop)
+        keep -= (keep - self._origin) % hop
+        self._buf = self._buf[keep - self._buf_start:]
+        self._buf_start = keep
         return out
 
 
@@ -268,18 +333,18 @@ def _cross(spec: np.ndarray, rate: int, loud_only: bool = True
 
 def voice_spans(audio: np.ndarray, rate: int, count: int, min_voiced: float = 0.1,
                 gap: float = 0.3, over_db: float = 6.0) -> list[tuple[float, float]]:
-    """The first ``count`` stretches of voice in ``audio`` (:func:`voice_stretches`). Raises
+    """The first ``count`` stretches of voice in ``audio`` (:func:`voice_runs`). Raises
     :class:`SeatsError` with fewer."""
-    spans = voice_stretches(audio, rate, min_voiced, gap, over_db)
+    spans = voice_runs(audio, rate, min_voiced, gap, over_db)
     if len(spans) < count:
         raise SeatsError(f"heard {len(spans)} of the {count} names at the start: each player "
                          "says their name in turn (\"Ann here\"), with a pause between")
     return spans[:count]
 
 
-def voice_stretches(audio: np.ndarray, rate: int, min_voiced: float = 0.1, gap: float = 0.3,
-                    over_db: float = 6.0) -> list[tuple[float, float]]:
-    """The stretches of voice in ``audio`` (frames, channels), seconds: runs of 10 ms steps
+def voice_runs(audio: np.ndarray, rate: int, min_voiced: float = 0.1, gap: float = 0.3,
+               over_db: float = 6.0) -> list[tuple[float, float]]:
+    """Every stretch of voice in ``audio`` (frames, channels), seconds: runs of 10 ms steps
     with a pitch (:func:`referee.hearing.checks.pitch_strength`: clatter and slaps have none)
     ``over_db`` over the recording's median level (babble under the voices has a pitch too),
     pauses under ``gap`` bridged, at least ``min_voiced`` seconds of pitch, with 50 ms before

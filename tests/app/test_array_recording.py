@@ -63,9 +63,3 @@ def test_two_seats_the_array_cannot_tell_apart_are_named(tmp_path):
     assert r.returncode == 2
     assert "ann and bob sit in directions the array cannot tell apart" in r.stderr
     assert "Traceback" not in r.stderr
-
-
-def test_array_without_a_recording_says_it_is_not_done_yet(tmp_path):
-    r = referee("play", "stroop", "--array", "--players", "ann,bob", tmp_path=tmp_path)
-    assert r.returncode == 2
-    assert "--array hears a recording (--audio FILE.wav) so far" in r.stderr

@@ -8,7 +8,8 @@ import pytest
 
 from array_room import RATE, said, table
 
-from referee.hearing.seats import SeatMap, SeatsError, voice_spans
+from referee.hearing.seats import (MASK_FLOOR, SHARPNESS, SeatMap, SeatSplitter, SeatsError,
+                                    voice_spans)
 
 pytest.importorskip("pyroomacoustics")
 
@@ -106,3 +107,25 @@ def test_overlapping_callers_are_pulled_apart(room):
     # the array's first mic hears both alike; each seat's channel hears its own caller
     assert share(ann, ann_img) > share(ann, bob_img) + 0.3
     assert share(bob, bob_img) > share(bob, ann_img) + 0.3
+
+
+def test_a_live_stream_is_split_block_by_block_as_the_whole_recording(room):
+    """The live array's seat channels (:class:`SeatSplitter`, fed blocks of uneven size as
+    a device gives them) are, sample for sample, one separation of the whole recording."""
+    seats = learnt(room)
+    audio = room["audio"]
+    whole = seats._separate(audio, SHARPNESS, MASK_FLOOR)
+    split, parts, i = SeatSplitter(seats), [], 0
+    for n in np.random.default_rng(1).integers(100, 2000, len(audio) // 100):
+        parts.append(split.feed(audio[i: i + n]))
+        i += n
+        if i >= len(audio):
+            break
+    parts.append(split.flush())
+    live = np.concatenate(parts)
+    assert live.shape == whole.shape
+    assert np.abs(live - whole).max() < 1e-6
+    # and what it gives as it goes lags the audio fed by no more than its LAG
+    split = SeatSplitter(seats)
+    assert len(split.feed(audio[:4000])) == 4000 - SeatSplitter.LAG
+    assert np.abs(seats.separate(audio) - whole).max() < 1e-6

@@ -204,7 +204,7 @@ class GoopGame:
             return out + self._tally(event.at)
         if event.name == "end":
             return out + self.finish()
-        if event.name in ("score", "repeat", "new-game"):
+        if event.name in ("score", "repeat", "new-game", "seats"):
             return out + [Asked(event)]
         return out
 

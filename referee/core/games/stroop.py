@@ -273,7 +273,7 @@ class StroopGame:
             return [Paused(self.paused, command.at)]
         if command.name == "end":
             return self.finish()
-        if command.name in ("score", "repeat", "new-game"):
+        if command.name in ("score", "repeat", "new-game", "seats"):
             return [Asked(command)]
         return []
 
