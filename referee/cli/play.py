@@ -13,7 +13,7 @@ import random
 import sys
 from pathlib import Path
 
-from referee.cli import mic_options, voice_options
+from referee.cli import mic_options, one_mic_options, voice_options
 from referee.voice.speaker import Speaker
 from referee.core.announce import VERBOSITY, Announcer
 from referee.core.cards import Card, CardError
@@ -131,21 +131,7 @@ def add_table_arguments(p: argparse.ArgumentParser) -> None:
                         "of --names (default: the players) says \"NAME here\" in turn (asked "
                         "aloud; with --audio, the recording begins so), which teaches the "
                         "referee each seat")
-    g.add_argument("--one-mic", action="store_true",
-                   help="the recording is one mic's for the whole table (mono): it begins with "
-                        "each of --names (default: the players) saying \"NAME here\" and "
-                        "--enrol-cards card names in turn, which teaches the referee each voice")
-    g.add_argument("--known-voices", action="store_true",
-                   help="--one-mic: the recording has no enrolment; use the voices kept from "
-                        "earlier --one-mic games of the same names")
-    g.add_argument("--enrol-cards", type=int, default=3, metavar="N",
-                   help="--one-mic: card names each says after their name (default 3)")
-    g.add_argument("--voice-confidence", type=float, default=0.9, metavar="P",
-                   help="--one-mic: how sure of a voice the referee must be to count a call "
-                        "(0-1, default 0.9); under it, it asks \"Who was that?\"")
-    g.add_argument("--overlap", choices=("ask", "draw"), default="ask",
-                   help="--one-mic: two voices in one call: ask who it was (default), or "
-                        "call it a tie (too close to call)")
+    one_mic_options.add_arguments(g)
     g.add_argument("--engine", choices=("vosk", "pocketsphinx"), help="force a recogniser")
     g.add_argument("--model", metavar="DIR", help="Vosk model directory")
     g.add_argument("--json", action="store_true", help="print round/final objects as JSON Lines")
@@ -220,14 +206,7 @@ def mic_channels(args: argparse.Namespace) -> None:
     numbers = mic_options.channel_numbers(args.channels)
     if getattr(args, "array", False) and numbers is not None:
         raise SetupError("--array uses every channel of the array; --channels picks mics")
-    if getattr(args, "one_mic", False) and getattr(args, "array", False):
-        raise SetupError("--one-mic and --array: one device is either one mic or an array")
-    if getattr(args, "known_voices", False) and not getattr(args, "one_mic", False):
-        raise SetupError("--known-voices is for --one-mic")
-    if getattr(args, "one_mic", False) and not 0 <= args.voice_confidence <= 1:
-        raise SetupError(f"--voice-confidence {args.voice_confidence}: give a probability, 0 to 1")
-    if getattr(args, "one_mic", False) and not 1 <= args.enrol_cards <= 10:
-        raise SetupError(f"--enrol-cards {args.enrol_cards}: give 1 to 10 card names")
+    one_mic_options.check(args)
     if numbers is not None and args.audio:
         raise SetupError("--channels picks channels of a microphone device; a recording's "
                          "channels are the --names in order")
@@ -273,9 +252,8 @@ def run(args: argparse.Namespace) -> int:
         setup["devices"] = args.devices      # resume listens on the same mics
     if getattr(args, "array", False):
         setup["array"] = True
-    if getattr(args, "one_mic", False):       # resume hears the recording as one mic again
-        setup["one_mic"] = {"enrol_cards": args.enrol_cards, "confidence": args.voice_confidence,
-                            "overlap": args.overlap, "known_voices": bool(args.known_voices)}
+    if (one := one_mic_options.kept(args)) is not None:   # resume hears it as one mic again
+        setup["one_mic"] = one
     if args.channels and not args.audio:
         setup["mic_channels"] = args.channels
     return referee(args, start, channels, deck=deck, setup=setup)
@@ -497,13 +475,7 @@ def run_resume(args: argparse.Namespace) -> int:
         args.channels = setup.get("mic_channels")
     if setup.get("array") and not args.channels:
         args.array = True       # an array's seats are asked for again (docs/one-device.md)
-    if isinstance(setup.get("one_mic"), dict) and not args.one_mic:
-        one = setup["one_mic"]
-        args.one_mic = True
-        args.enrol_cards = one.get("enrol_cards", args.enrol_cards)
-        args.voice_confidence = one.get("confidence", args.voice_confidence)
-        args.overlap = one.get("overlap", args.overlap)
-        args.known_voices = one.get("known_voices", False)
+    one_mic_options.restore(setup, args)
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
