@@ -17,7 +17,7 @@ import numpy as np
 
 from referee.core.errors import RefereeError
 from referee.hearing import checks
-from referee.hearing.features import HOP, raw_log_mel
+from referee.hearing.features import raw_log_mel
 
 RATE = 16000
 """Samples per second the voices are heard at."""
