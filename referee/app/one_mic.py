@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import re
+import zipfile
 from collections import deque
 from dataclasses import replace
 from pathlib import Path
@@ -112,8 +113,8 @@ def kept(names: list[str], directory: Path) -> VoiceBook:
         try:
             with np.load(path, allow_pickle=False) as z:
                 frames[name] = np.asarray(z["frames"], np.float64)
-        except (OSError, TypeError, KeyError, ValueError):
-            missing.append(name)
+        except (OSError, TypeError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+            missing.append(name)        # none, or not one the referee wrote
     if missing:
         raise VoicesError(f"no voice kept for {', '.join(missing)} in {directory}: play a game "
                           "with an enrolment first (each says their name and card names)")

@@ -142,3 +142,13 @@ def test_one_mic_without_a_recording_says_it_is_not_done_yet(tmp_path):
     r = referee("play", "stroop", "--one-mic", "--voice-confidence", "2", "--players", "ann,bob",
                 tmp_path=tmp_path)
     assert r.returncode == 2 and "--voice-confidence 2.0: give a probability, 0 to 1" in r.stderr
+
+
+def test_a_kept_voice_that_is_not_one_is_named(tmp_path):
+    from referee.app.one_mic import kept
+    from referee.hearing.voiceprints import VoicesError
+
+    (tmp_path / "ann.npz").write_bytes(b"PK\x03\x04 torn")
+    (tmp_path / "bob.npz").write_text("not a voice")
+    with pytest.raises(VoicesError, match="no voice kept for ann, bob, ../etc in"):
+        kept(["ann", "bob", "../etc"], tmp_path)
