@@ -325,6 +325,10 @@ class MicrophoneSource:
                 break
             if self.notify is not None and self.overflows > self._told:
                 self._tell_overflow()
+            if item and self._held is None and self.keeper.poked:
+                # the server changed: look before giving out what it may have moved, a
+                # lost mic's copy of another source (docs/reliability.md)
+                yield from self.keeper.tick()
             if item and item[1] != self._gen[item[0]]:
                 item = ()       # the last deliveries of a stream closed as lost
             if item and self.keeper.placing(item[0]):

@@ -123,6 +123,11 @@ class Keeper:
         if self.watch is not None:
             self.watch.subscribe(self.poke)
 
+    @property
+    def poked(self) -> bool:
+        """Whether the server changed since the last look."""
+        return self._poked
+
     def poke(self) -> None:
         """From the watch's thread: something changed on the server."""
         self._poked = True
