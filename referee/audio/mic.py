@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.mic_keeper import Keeper
+from referee.audio.mic_keeper import Keeper, end_stream
 from referee.audio.pulse_source import real_channels
 from referee.core.errors import RefereeError
 from referee.core.mics import MicChange
@@ -282,6 +282,9 @@ class MicrophoneSource:
         gen = self._gen[i] if gen is None else gen
 
         def callback(indata, frames, time_info, status) -> None:
+            if gen != self._gen[i] or self._stopped.is_set():
+                # ends the stream from its own thread (mic_keeper.end_stream)
+                raise self._sd.CallbackAbort
             if status and status.input_overflow:
                 self._overflowed[i] += 1
             now = float(getattr(time_info, "currentTime", 0.0) or 0.0)
@@ -297,13 +300,8 @@ class MicrophoneSource:
         if self.keeper is not None:
             self.keeper.close()
         for s in self._streams:
-            if s is None:
-                continue
-            try:
-                s.abort()  # drop what is buffered: stop() can wait on the host API
-                s.close()
-            except Exception:
-                pass
+            if s is not None:
+                end_stream(s)
         self._streams = []
 
     def __enter__(self) -> "MicrophoneSource":

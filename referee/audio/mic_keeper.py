@@ -220,11 +220,7 @@ class Keeper:
         st, src._streams[i] = src._streams[i], None
         src._gen[i] += 1        # whatever the old stream still delivers is dropped
         if st is not None:
-            try:
-                st.abort()
-                st.close()
-            except Exception:  # noqa: BLE001 - a dead device may fail to close; it is dropped
-                pass
+            end_stream(st)
         if self.state[i] == OK:
             self._ref[i] = (src._zeros[i], src._zero_mono[i])
         self._refine[i] = 0
@@ -327,3 +323,25 @@ class Keeper:
         k = src._first_channel[i]
         for ch in src.channels[k:k + len(src.inputs[i].channels)]:
             self.on_change(MicChange(ch.name, lost, at, why, at_start))
+
+
+def end_stream(stream: Any, wait: float = 0.2) -> None:
+    """Close a stream whose callback has been told to end it (it raises CallbackAbort once
+    its input is stopped or lost): wait up to ``wait`` s for that, then abort and close.
+    PortAudio's abort of a stream whose callback still runs cancels the callback's thread
+    (pthread_cancel), in Python or numpy code; the referee then died now and then at the
+    end of a game ("terminate called without an active exception", docs/reliability.md).
+    Not stop(): it can wait on the host API."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            if not stream.active:
+                break
+        except Exception:  # noqa: BLE001 - a dead device: abort it anyway
+            break
+        time.sleep(0.005)
+    for end in (stream.abort, stream.close):
+        try:
+            end()
+        except Exception:  # noqa: BLE001 - a dead device may fail to close; it is dropped
+            pass

@@ -73,6 +73,9 @@ class LiveKills:
     typed: int = 0
     """Deals the recogniser missed, typed by the dealer (as at a table)."""
     failures: list[str] = field(default_factory=list)
+    server_failed: int = 0
+    """Runs in which the audio server itself failed (counted among the failures; the
+    server was started again for the next run)."""
     rounds_at_kill: list[int] = field(default_factory=list)
     """Verdicts journaled when each kill landed."""
     whole: list = field(default_factory=list)
@@ -161,7 +164,7 @@ def live_kills(server, folder: Path, kills: int, seed: int = 0, log=print,
     """``kills`` live games killed at random and resumed, against one never killed.
     ``server``: a running ``pulse.PulseServer`` (see :func:`prepare`); ``moments``: where
     to kill instead, as fractions of the uninterrupted script's time."""
-    _, lg = helpers()
+    pulse, lg = helpers()
     prepare(server)
     rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
@@ -181,41 +184,62 @@ def live_kills(server, folder: Path, kills: int, seed: int = 0, log=print,
     log(f"live kills: the uninterrupted game took {result.whole_seconds:.0f} s: {result.whole}")
     t0 = time.monotonic()
     for k in range(kills):
-        data = folder / f"kill{k}"
-        ref = lg.Referee(*_play_args(), "--json", "--speak-to", "text", "--engine",
-                         "pocketsphinx", data=data, env=env)
+        at = span * (moments[k] if moments else rng.random())
+        counted = result.kills
         try:
-            ref.wait_err("referee: journal ", 60)
-            ref.wait_err("microphones lined up", 15)
-            at = span * (moments[k] if moments else rng.random())
-            timer = threading.Timer(at, lambda p=ref.proc: p.send_signal(signal.SIGKILL))
-            timer.start()
-            script.play(ref, data, 0)
-            timer.join()
-            ref.proc.wait(30)
-        finally:
-            ref.kill()
-        result.kills += 1
-        done = _count(data, "round")
-        result.rounds_at_kill.append(done)
-        what = f"kill {k + 1}/{kills} at {at:.1f} s ({done} verdict(s) journaled)"
-        if ref.proc.returncode != -signal.SIGKILL or _final(data):
-            result.ended_first += 1
+            failed = _kill_run(lg, script, folder / f"kill{k}", env, at, result)
+        except pulse.PulseError as e:
+            result.server_failed += 1
+            failed = f"the audio server failed: {e}; its log ends: {_log_tail(server)}"
+            server.stop()
+            server.restart()
+            if result.kills == counted:
+                result.kills += 1
+                result.rounds_at_kill.append(_count(folder / f"kill{k}", "round"))
+        what = f"kill {k + 1}/{kills} at {at:.1f} s ({result.rounds_at_kill[-1]} verdict(s) journaled)"
+        if failed:
+            result.failures.append(f"{what}: {failed}")
         else:
-            failed = _resume(lg, script, data, env, done, result)
-            if failed:
-                result.failures.append(f"{what}: {failed}")
-                log(f"{what}: {failed}")
-                continue
-        got = outcome(journal(data))
-        if got == result.whole:
             result.same += 1
-        else:
-            result.failures.append(f"{what}: {got} instead of {result.whole}")
-        log(f"{what}: {'same' if got == result.whole else 'DIFFERENT'}")
+        log(f"{what}: {failed or 'same'}")
     result.seconds = time.monotonic() - t0
     result.typed = script.typed
     return result
+
+
+def _kill_run(lg, script: _Script, data: Path, env, at: float, result: LiveKills) -> str | None:
+    """One game killed ``at`` seconds into the script, resumed and played to its end: what
+    differed from the uninterrupted game, or None."""
+    ref = lg.Referee(*_play_args(), "--json", "--speak-to", "text", "--engine",
+                     "pocketsphinx", data=data, env=env)
+    try:
+        ref.wait_err("referee: journal ", 60)
+        ref.wait_err("microphones lined up", 15)
+        timer = threading.Timer(at, lambda p=ref.proc: p.send_signal(signal.SIGKILL))
+        timer.start()
+        script.play(ref, data, 0)
+        timer.join()
+        ref.proc.wait(30)
+    finally:
+        ref.kill()
+    result.kills += 1
+    done = _count(data, "round")
+    result.rounds_at_kill.append(done)
+    if ref.proc.returncode != -signal.SIGKILL or _final(data):
+        result.ended_first += 1
+    else:
+        failed = _resume(lg, script, data, env, done, result)
+        if failed:
+            return failed
+    got = outcome(journal(data))
+    return None if got == result.whole else f"{got} instead of {result.whole}"
+
+
+def _log_tail(server, lines: int = 4) -> str:
+    try:
+        return " | ".join(server.log.read_text(errors="replace").splitlines()[-lines:])
+    except OSError as e:
+        return str(e)
 
 
 def _resume(lg, script: _Script, data: Path, env, done: int, result: LiveKills) -> str | None:
@@ -234,7 +258,8 @@ def _resume(lg, script: _Script, data: Path, env, done: int, result: LiveKills) 
             ref = lg.Referee(args[0], str(journal_path(data)), *args[1:], data=data, env=env)
             ref.wait_err("referee: journal ", 60)
         ref.wait_err("microphones lined up", 15)
-        ref.wait_err("Resuming.", 10)
+        if len(journal(data)) > 1:          # a game line alone: nothing to say where it stands
+            ref.wait_err("Resuming.", 10)
         on_table = RESUMED_TOP in ref.stderr
         result.redealt += not on_table
         if not script.play(ref, data, done, deal_first=not on_table):

@@ -222,7 +222,8 @@ def _live_kills(work: Path, kills: int, seed: int, log) -> list[str]:
          f"Of the {resumed} resumed game(s), {resumed - r.redealt} had the interrupted round's card "
          f"on the table when resumed (said so, and not dealt again) and {r.redealt} were dealt "
          f"again; {r.named} were killed before the game's first event and resumed by naming the "
-         f"journal. Deals the recogniser missed, typed by the dealer: {r.typed}.", ""]
+         f"journal. Deals the recogniser missed, typed by the dealer: {r.typed}. Runs in which the "
+         f"audio server itself failed (started again for the next run): {r.server_failed}.", ""]
     L += [f"- {f}" for f in r.failures[:10]]
     return L + ([""] if r.failures else [])
 
