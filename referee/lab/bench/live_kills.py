@@ -269,6 +269,7 @@ def _resume(lg, script: _Script, data: Path, env, done: int, result: LiveKills) 
             return f"resume exit {code}: {ref.stderr[-300:]}"
         return None
     except AssertionError as e:
-        return f"resume: {str(e)[-300:]}"
+        first = str(e).splitlines()[0] if str(e) else "failed"
+        return f"resume: {first} ...{str(e)[-200:]}"
     finally:
         ref.kill()
