@@ -232,7 +232,12 @@ def _kill_run(lg, script: _Script, data: Path, env, at: float, result: LiveKills
         if failed:
             return failed
     got = outcome(journal(data))
-    return None if got == result.whole else f"{got} instead of {result.whole}"
+    if got == result.whole:
+        return None
+    rounds = {g[0] for g, w in zip(got, result.whole) if g != w and g[0] != "final"}
+    heard = [f"{o['player']} '{o['said']}' {o['outcome']}" for o in journal(data)
+             if o["type"] == "judged" and o.get("round") in rounds]
+    return f"{got} instead of {result.whole}; heard in round(s) {sorted(rounds)}: {heard}"
 
 
 def _log_tail(server, lines: int = 4) -> str:
