@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.mic_keeper import Keeper
+from referee.audio.mic_keeper import Keeper, end_stream
 from referee.audio.pulse_source import real_channels
 from referee.core.errors import RefereeError
 from referee.core.mics import MicChange
@@ -50,6 +50,11 @@ NO_INPUT_HINT = ("no sound card or audio server gives an input here. Is PulseAud
 
 class MicError(RefereeError, ValueError):
     """A device or channel that cannot be used; the message says which and why."""
+
+
+class MicAbsent(MicError):
+    """A listed device that cannot be opened now (an audio server's source not there yet):
+    with other mics open, the game starts without it and it is tried again."""
 
 
 @dataclass(frozen=True)
@@ -213,17 +218,42 @@ class MicrophoneSource:
             self._watch = PulseWatch.find()
         self.keeper = Keeper(self, self._watch, self._on_change,
                              retry_seconds=self._retry_seconds)
+        absent: list[tuple[int, str]] = []
         try:
             for i, inp in enumerate(self.inputs):
                 before = self.keeper.before_open()
-                self._streams.append(self._open(sd, i, inp))
-                self._streams[-1].start()
+                try:
+                    self._streams.append(self._start_stream(sd, i, inp, before))
+                except MicAbsent as e:
+                    if len(self.inputs) == 1:
+                        raise
+                    self._streams.append(None)
+                    self._rates.append(self.rate)   # tried at this rate until it is there
+                    absent.append((i, str(e)))
+                    continue
                 self.keeper.opened(i, before)
+            if len(absent) == len(self.inputs):
+                raise MicError("no microphone could be opened: " + "; ".join(w for _, w in absent))
+            for i, why in absent:
+                self.keeper.absent(i, why)
             self.keeper.start()
         except Exception:
             self.close()
             raise
         return self
+
+    def _start_stream(self, sd: Any, i: int, inp: Input, before: Any) -> Any:
+        stream = self._open(sd, i, inp)
+        if not self.keeper.connected(before):
+            stream.close()
+            raise MicAbsent(f"cannot open input device {_device_label(inp.device)}: its source "
+                            "on the audio server is not there")
+        try:
+            stream.start()
+        except Exception as e:  # noqa: BLE001 - sd.PortAudioError: the device went meanwhile
+            stream.close()
+            raise MicAbsent(f"cannot start input device {_device_label(inp.device)}: {e}") from None
+        return stream
 
     def _open(self, sd: Any, i: int, inp: Input, rates: Sequence[int] | None = None) -> Any:
         """Input ``i``'s stream, at the first of ``rates`` it takes (default: the source's
@@ -254,16 +284,23 @@ class MicrophoneSource:
                     latency=self.latency, callback=self._callback(i, self._gen[i]))
             except Exception as e:  # sd.PortAudioError, ValueError
                 last_error = e
-                continue
+                if _rate_refused(e):
+                    continue
+                # not the rate: the device is not there now (tried at another rate, a
+                # missing PulseAudio source opened, and then its start never returned)
+                break
             if i == len(self._rates):
                 self._rates.append(rate)
             return stream
-        raise MicError(f"cannot open input device {info['name']!r}: {last_error}")
+        raise MicAbsent(f"cannot open input device {info['name']!r}: {last_error}")
 
     def _callback(self, i: int, gen: int | None = None):
         gen = self._gen[i] if gen is None else gen
 
         def callback(indata, frames, time_info, status) -> None:
+            if gen != self._gen[i] or self._stopped.is_set():
+                # ends the stream from its own thread (mic_keeper.end_stream)
+                raise self._sd.CallbackAbort
             if status and status.input_overflow:
                 self._overflowed[i] += 1
             now = float(getattr(time_info, "currentTime", 0.0) or 0.0)
@@ -279,13 +316,8 @@ class MicrophoneSource:
         if self.keeper is not None:
             self.keeper.close()
         for s in self._streams:
-            if s is None:
-                continue
-            try:
-                s.abort()  # drop what is buffered: stop() can wait on the host API
-                s.close()
-            except Exception:
-                pass
+            if s is not None:
+                end_stream(s)
         self._streams = []
 
     def __enter__(self) -> "MicrophoneSource":
@@ -307,6 +339,10 @@ class MicrophoneSource:
                 break
             if self.notify is not None and self.overflows > self._told:
                 self._tell_overflow()
+            if item and self._held is None and self.keeper.poked:
+                # the server changed: look before giving out what it may have moved, a
+                # lost mic's copy of another source (docs/reliability.md)
+                yield from self.keeper.tick()
             if item and item[1] != self._gen[item[0]]:
                 item = ()       # the last deliveries of a stream closed as lost
             if item and self.keeper.placing(item[0]):
@@ -368,7 +404,8 @@ class MicrophoneSource:
         callbacks (or after 2 s: an input that gives nothing then starts where it starts)."""
         if self._hold_deadline is None:
             self._hold_deadline = time.monotonic() + 2.0
-        ready = all(n >= self.align_blocks for n in self._seen)
+        ready = all(n >= self.align_blocks or self.keeper.is_absent(i)
+                    for i, n in enumerate(self._seen))
         if not ready and time.monotonic() < self._hold_deadline:
             return False
         placed = [z for z in self._zeros if z != float("inf")]
@@ -431,6 +468,11 @@ class MicrophoneSource:
         origin = min(self._zeros)
         return [(z - origin) - off / r
                 for z, off, r in zip(self._zeros, self._offsets, self._rates)]
+
+
+def _rate_refused(e: Exception) -> bool:
+    """Whether opening a stream failed on its sample rate (PortAudio's paInvalidSampleRate)."""
+    return -9997 in getattr(e, "args", ()) or "sample rate" in str(e).lower()
 
 
 def _device_label(device: int | str | None) -> str:

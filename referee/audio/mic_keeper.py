@@ -14,6 +14,11 @@ source places devices at start (the smallest "arrival less samples received" is 
 capture time of sample 0 plus the smallest delivery delay, on both streams); the silence fed
 meanwhile is cut or padded to meet it, so the channel stays one gapless run of samples.
 
+A device that cannot be opened when the source starts (its source not there yet) is
+*absent*: its channels get silence from the shared clock's sample 0, and it is tried again
+as a lost one (with a server to ask, only when the server's sources changed since the last
+try: a failed open prints ALSA's errors); its first stream is placed against that sample 0.
+
 Each change goes to ``notify`` (a line for people) and ``on_change``
 (a :class:`~referee.core.mics.MicChange` per channel of the device).
 """
@@ -61,6 +66,10 @@ class Keeper:
         """Each input's sample 0 estimate (lined-up clock, monotonic clock) when it was lost:
         a reopened stream is placed against these (the live ones would take in its own
         deliveries)."""
+        self._absent = [False] * n
+        """Not opened yet: missing when the source started."""
+        self._tried: list[frozenset | None] = [None] * n
+        """An absent input's last try: the server's sources then."""
         self._poked = False
         self._next_check = time.monotonic() + check_seconds
         self._next_try = 0.0
@@ -68,6 +77,15 @@ class Keeper:
     # -- opening ------------------------------------------------------------------
     def before_open(self) -> Any:
         return self.watch.snapshot() if self.watch is not None else None
+
+    def connected(self, before: Any) -> bool:
+        """Whether a stream just opened reads from the server (asked when there is one). An
+        ALSA device of the server whose source is missing can open without a server stream,
+        and its start then never returns (docs/reliability.md)."""
+        if self.watch is None or before is None:
+            return True
+        after = self.watch.snapshot()
+        return after is None or bool(set(after.outputs) - set(before.outputs))
 
     def opened(self, i: int, before: Any) -> None:
         """Input ``i``'s stream was started: learn which server stream it is, and on which
@@ -87,9 +105,28 @@ class Keeper:
         elif name != self.source_name[i]:
             self.watch.move(out, self.source_name[i])
 
+    def absent(self, i: int, why: str) -> None:
+        """Input ``i`` could not be opened at start: silence for it, and tries, from now."""
+        self._absent[i] = True
+        self.state[i] = LOST
+        self._next_try = time.monotonic() + self.retry_seconds
+        snap = self.before_open()
+        self._tried[i] = frozenset(snap.sources.values()) if snap is not None else None
+        self.src._say(f"{self.src._input_label(i)}'s microphone is not there ({why}); trying "
+                      f"it every {self.retry_seconds:g} s")
+        self._tell(i, True, 0.0, why, True)
+
+    def is_absent(self, i: int) -> bool:
+        return self._absent[i]
+
     def start(self) -> None:
         if self.watch is not None:
             self.watch.subscribe(self.poke)
+
+    @property
+    def poked(self) -> bool:
+        """Whether the server changed since the last look."""
+        return self._poked
 
     def poke(self) -> None:
         """From the watch's thread: something changed on the server."""
@@ -183,11 +220,7 @@ class Keeper:
         st, src._streams[i] = src._streams[i], None
         src._gen[i] += 1        # whatever the old stream still delivers is dropped
         if st is not None:
-            try:
-                st.abort()
-                st.close()
-            except Exception:  # noqa: BLE001 - a dead device may fail to close; it is dropped
-                pass
+            end_stream(st)
         if self.state[i] == OK:
             self._ref[i] = (src._zeros[i], src._zero_mono[i])
         self._refine[i] = 0
@@ -203,7 +236,7 @@ class Keeper:
         """Silence for a lost input up to where its samples would be now."""
         src = self.src
         rate = src._rates[i]
-        if src._zero_mono[i] == float("inf"):
+        if src._zero_mono[i] == float("inf") and not self._anchor(i):
             return []
         target = int((now - src._zero_mono[i]) * rate)
         size = max(1, int(round(rate * src.block_seconds)))
@@ -214,6 +247,18 @@ class Keeper:
             out += src._emit(i, np.zeros((size, width), np.int16), end)
         return out
 
+    def _anchor(self, i: int) -> bool:
+        """An absent input's sample 0: the shared clock's, once the others are lined up."""
+        src = self.src
+        mono = [z for z in src._zero_mono if z != float("inf")]
+        if not self._absent[i] or src._held is not None or not mono:
+            return False
+        src._zero_mono[i] = min(mono)
+        src._zero_stream[i] = min(src._zero_stream)
+        src._offsets[i] = 0
+        self._ref[i] = (src._zeros[i], src._zero_mono[i])
+        return True
+
     def _reopen(self, i: int, now: float) -> None:
         src = self.src
         before = self.before_open()
@@ -222,9 +267,16 @@ class Keeper:
                 return      # the server is not back
             if self.source_name[i] and self.source_name[i] not in before.sources.values():
                 return      # its source is not back
+            sources = frozenset(before.sources.values())
+            if self._absent[i] and sources == self._tried[i]:
+                return      # no new source since the last try
+            self._tried[i] = sources
         try:
             st = src._open(src._sd, i, src.inputs[i], [src._rates[i]])
         except Exception:  # noqa: BLE001 - MicError, PortAudioError: not back yet
+            return
+        if not self.connected(before):
+            st.close()
             return
         try:
             st.start()
@@ -259,14 +311,37 @@ class Keeper:
         self.state[i] = OK
         held, self._held[i] = np.concatenate(self._held[i]), []
         out = src._emit(i, held, end)
-        src._say(f"listening again on {src._input_label(i)}'s microphone")
-        self._tell(i, False, ((src._offsets[i] or 0) + first) / rate, "")
+        first_time, self._absent[i] = self._absent[i], False
+        src._say(f"listening {'on' if first_time else 'again on'} {src._input_label(i)}'s microphone")
+        self._tell(i, False, ((src._offsets[i] or 0) + first) / rate, "", first_time)
         return out
 
-    def _tell(self, i: int, lost: bool, at: float, why: str) -> None:
+    def _tell(self, i: int, lost: bool, at: float, why: str, at_start: bool = False) -> None:
         if self.on_change is None:
             return
         src = self.src
         k = src._first_channel[i]
         for ch in src.channels[k:k + len(src.inputs[i].channels)]:
-            self.on_change(MicChange(ch.name, lost, at, why))
+            self.on_change(MicChange(ch.name, lost, at, why, at_start))
+
+
+def end_stream(stream: Any, wait: float = 0.2) -> None:
+    """Close a stream whose callback has been told to end it (it raises CallbackAbort once
+    its input is stopped or lost): wait up to ``wait`` s for that, then abort and close.
+    PortAudio's abort of a stream whose callback still runs cancels the callback's thread
+    (pthread_cancel), in Python or numpy code; the referee then died now and then at the
+    end of a game ("terminate called without an active exception", docs/reliability.md).
+    Not stop(): it can wait on the host API."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            if not stream.active:
+                break
+        except Exception:  # noqa: BLE001 - a dead device: abort it anyway
+            break
+        time.sleep(0.005)
+    for end in (stream.abort, stream.close):
+        try:
+            end()
+        except Exception:  # noqa: BLE001 - a dead device may fail to close; it is dropped
+            pass

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -96,7 +97,8 @@ class PulseWatch:
             try:
                 self._proc = subprocess.Popen(
                     [self.pactl, "subscribe"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                    stdin=subprocess.DEVNULL, text=True, env=self.env)
+                    stdin=subprocess.DEVNULL, text=True, env=self.env,
+                    preexec_fn=_die_with_parent)
             except OSError:
                 return
             poke()      # (re)connected: what changed while it was not listening is looked at
@@ -117,3 +119,14 @@ class PulseWatch:
                 proc.wait(2)
             except subprocess.TimeoutExpired:
                 proc.kill()
+
+
+def _die_with_parent() -> None:
+    """In the ``pactl subscribe`` child: end when the thread that started it ends, as when
+    the referee is killed with SIGKILL (Linux's PR_SET_PDEATHSIG). Left running, it kept a
+    connection to the server, which takes 64: 50 live kills filled it (docs/reliability.md)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))   # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass

@@ -64,6 +64,8 @@ TEMPLATES = {
     # Every game: a microphone's device lost and back (core/mics.py)
     "mic-lost": "Lost {mic}. Trying to get it back.",
     "mic-back": "Listening again on {mic}.",
+    "mic-absent": "{mic} is not there. Starting without it.",
+    "mic-found": "Listening on {mic} now.",
     "race-without-mic": "{player}'s microphone was out: {player} may have called.",
     # One mic for the table (issue 29, mode 2): a call whose voice is not told apart
     "who-was-that": "Who was that? Say it again.",

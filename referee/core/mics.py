@@ -26,6 +26,8 @@ class MicChange:
     """Seconds on the audio clock: where the mic stopped being heard, or started again."""
     why: str = ""
     """For people: what the shell saw ("its source was removed", "the audio server went away")."""
+    at_start: bool = False
+    """A mic that was not there when the game started: ``lost`` at 0, back when first found."""
 
 
 @dataclass

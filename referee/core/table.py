@@ -296,10 +296,14 @@ class Table:
         at = round(c.at + self.options.offset, 6)
         if c.stream not in self.channels or not self.mics_out.change(MicChange(c.stream, c.lost, at, c.why)):
             return
-        what = "lost" if c.lost else "back"
-        self._note(f"{c.stream}'s microphone {what} at {at:.3f} s" + (f": {c.why}" if c.why else ""))
-        self._say(sentence("mic-lost" if c.lost else "mic-back", mic=mic_words(c.stream)), at=self.now,
-                  urgent=True, cuts_scores=False)
+        what = ("lost" if c.lost else "found" if c.at_start else "back") + f" at {at:.3f} s"
+        if c.at_start and c.lost:
+            what = "not there at the start"
+        self._note(f"{c.stream}'s microphone {what}" + (f": {c.why}" if c.why else ""))
+        name = ("mic-absent" if c.lost else "mic-found") if c.at_start else ("mic-lost" if c.lost else "mic-back")
+        mic = mic_words(c.stream)
+        self._say(sentence(name, mic=mic[0].upper() + mic[1:] if name == "mic-absent" else mic),
+                  at=self.now, urgent=True, cuts_scores=False)
 
     def _race_without(self, v) -> None:
         """After a race is decided: name each player whose mic was out while it ran."""

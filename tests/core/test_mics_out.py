@@ -93,3 +93,28 @@ def test_mics_out_keeps_spans_and_ignores_repeats():
     assert m.out_during(0.0, 1.9) == [] and m.out_during(0.0, 2.0) == ["bob"]
     assert m.change(MicChange("bob", False, 4.0))
     assert m.out_during(4.5, 9.0) == [] and m.out_during(3.0, 9.0) == ["bob"]
+
+
+def test_a_mic_missing_at_the_start_is_said_and_its_calls_count_once_it_is_found(tmp_path):
+    table, speaker, journal, ch = make(tmp_path)
+    table.hear(MicChange("bob", True, 0.0, "cannot open input device 'bob'", at_start=True))
+    table.hear(utter(None, "three of spades", 1.0, 1.6, "call"))
+    table.hear(utter("ann", "four of hearts", 2.0, 2.6, "call"))
+    heard_all(table, 3.5, ch)
+    table.hear(MicChange("bob", False, 4.0, at_start=True))
+    table.hear(utter(None, "six of diamonds", 5.0, 5.5, "call"))
+    table.hear(utter("bob", "two of spades", 6.0, 6.5, "call"))
+    heard_all(table, 8.0, ch)
+    table.finish()
+    speaker.close()
+    journal.close()
+    lines = said(speaker)
+    assert lines[0] == "Bob's microphone is not there. Starting without it.", lines
+    assert "Listening on Bob's microphone now." in lines
+    assert not any(s.startswith(("Lost", "Listening again")) for s in lines), lines
+    assert "Bob's microphone was out: Bob may have called." in lines     # round 1, won by ann
+    rounds = [o for o in read_journal(journal.path).objects if o["type"] == "round"]
+    assert [(r["top"], r["winner"]) for r in rounds] == [("3S", "ann"), ("6D", "bob")]
+    notes = [o["text"] for o in read_journal(journal.path).objects if o["type"] == "note"]
+    assert "bob's microphone not there at the start: cannot open input device 'bob'" in notes
+    assert "bob's microphone found at 4.000 s" in notes

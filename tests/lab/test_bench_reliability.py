@@ -22,3 +22,23 @@ def test_an_unknown_part_is_one_line(capsys, tmp_path):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "speed" in err
     assert not (tmp_path / "B.md").exists()
+
+
+def test_a_part_run_alone_keeps_the_other_parts_figures_and_says_when_each_was_run(tmp_path):
+    out = tmp_path / "B.md"
+    out.write_text("# Reliability\n\n`referee bench-reliability` on 2026-01-01. It took 9.0 minutes.\n\n"
+                   "## Device loss\n\n| a | 1 | 1 |\n\n## Fuzzed logs and journals\n\nold fuzz\n\n"
+                   "## A long session\n\nold long\n\n# Next\n\nkept\n")
+    assert main(["bench-reliability", "--parts", "fuzz", "--fuzz", "20", "--out", str(out)]) == 0
+    section, rest = out.read_text().split("# Reliability\n", 1)[1].split("\n# Next\n")
+    assert rest == "\nkept\n"
+    subs = {s.splitlines()[0]: s for s in section.split("\n## ")[1:]}
+    assert list(subs) == ["Device loss", "Fuzzed logs and journals", "A long session"]
+    old = "_Run: with the other parts of `referee bench-reliability` on 2026-01-01. It took 9.0 minutes._"
+    assert old in subs["Device loss"] and "| a | 1 | 1 |" in subs["Device loss"]
+    assert old in subs["A long session"] and "old long" in subs["A long session"]
+    assert "old fuzz" not in section and "20 mutated Stroop" in subs["Fuzzed logs and journals"]
+    assert "_Run: `referee bench-reliability --parts fuzz --fuzz 20` on " in subs["Fuzzed logs and journals"]
+    # run again: the kept subsections are not stamped twice
+    assert main(["bench-reliability", "--parts", "fuzz", "--fuzz", "20", "--out", str(out)]) == 0
+    assert out.read_text().count(old) == 2

@@ -4,6 +4,7 @@ into null sinks, read back by sounddevice, cut into blocks on one shared clock."
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -17,9 +18,11 @@ from referee.audio.mic import Input, MicError, MicrophoneSource, list_devices, p
 RATE = 16000
 
 
-def capture(source: MicrophoneSource, action, after: float = 0.6) -> dict[int, np.ndarray]:
+def capture(source: MicrophoneSource, action, after: float = 0.6,
+            busy: float = 0.0) -> dict[int, np.ndarray]:
     """Run ``action`` while reading ``source``; each channel's samples placed on the shared
-    clock (zeros where a channel had no samples), and a check that blocks are consecutive."""
+    clock (zeros where a channel had no samples), and a check that blocks are consecutive.
+    ``busy``: seconds of work per block, as a listener recognising speech takes."""
     got: dict[int, list] = {c.index: [] for c in source.channels}
     nxt: dict[int, int] = {}
     done = threading.Event()
@@ -32,6 +35,8 @@ def capture(source: MicrophoneSource, action, after: float = 0.6) -> dict[int, n
                 assert b.index == nxt[b.channel], "blocks of a channel must be consecutive"
             nxt[b.channel] = b.index + b.frames
             got[b.channel].append(b)
+            if busy:
+                time.sleep(busy)
         done.set()
 
     with source:

@@ -94,6 +94,31 @@ def test_an_unplugged_mic_is_silence_until_it_is_back_on_the_clock(server, tmp_p
     assert abs(after[0] - (b + on_bob[0])) < 0.005, (after, b + on_bob[0])   # one clock again
 
 
+def test_a_lost_mic_gives_out_no_block_of_the_copy_the_server_feeds_it(server, tmp_path):
+    """The server moves a lost mic's stream to the default source before the referee hears
+    of it; with the listener busy, deliveries wait in the queue meanwhile. None of those that
+    came after the server's word may reach the lost mic's channel: at most the few
+    milliseconds delivered before it."""
+    changes, told = [], []
+    src = source(changes, told)
+    tone = beeps_wav(tmp_path / "tone.wav", at=(0.1,), seconds=4.0)     # into the default source
+
+    def act():
+        time.sleep(2.0)                       # lined up
+        player = server.play(tone, "mic1", wait=False)
+        time.sleep(1.0)
+        server.unplug(MICS["bob"])
+        wait(lambda: any(c.lost for c in changes))
+        player.wait(10)
+        server.plug(MICS["bob"])
+        wait(lambda: any(not c.lost for c in changes))
+
+    x = capture(src, act, after=0.5, busy=0.02)   # 0.8 s of work per second of two mics
+    assert [c.stream for c in changes if c.lost] == ["bob"], changes
+    copied = np.count_nonzero(np.abs(x[1]) > 0.01)     # bob's own source is silent throughout
+    assert copied <= 0.02 * RATE, f"{1000 * copied / RATE:.0f} ms of the default source on bob's mic"
+
+
 def test_the_audio_server_crashing_and_coming_back(server, tmp_path):
     changes, told = [], []
     src = source(changes, told)

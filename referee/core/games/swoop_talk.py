@@ -17,7 +17,9 @@ what is left in their hand. A total ("forty two", "a hundred and five") or the
 cards' ranks ("king two", typed ``K 2 7``) is read back; within ``confirm``
 seconds the player can correct it (just say it again). Silence past ``confirm``
 takes it and the next question follows; no answer for ``reask`` seconds asks
-again; after the last player the round is tallied.
+again, at most ``asks`` times (as Goop's count); then the referee waits quietly (the
+screen shows the question, and the report is taken whenever it is said or typed); after
+the last player the round is tallied.
 """
 
 from __future__ import annotations
@@ -134,9 +136,13 @@ def read_report(text: str) -> tuple[tuple[int, ...], int | None] | None:
 class ReportDialogue:
     """Asks each player of ``to_report`` in turn what is left in their hand."""
 
-    def __init__(self, to_report, start: float, confirm: float = 2.0, reask: float = 8.0) -> None:
+    def __init__(self, to_report, start: float, confirm: float = 2.0, reask: float = 8.0,
+                 asks: int = 2) -> None:
         self.players = list(to_report)
         self.confirm, self.reask = confirm, reask
+        self.asks = asks
+        """How many times a question is asked again before the referee waits quietly."""
+        self.asked_again = 0
         self.index = 0
         self.taken = False
         self.until = 0.0
@@ -173,8 +179,9 @@ class ReportDialogue:
         if self.done:
             return []
         if not self.taken:
-            if now - self.asked_at >= self.reask:
+            if now - self.asked_at >= self.reask and self.asked_again < self.asks:
                 self.asked_at = now
+                self.asked_again += 1
                 return [Say(self.question(), now)]
             return []
         if now < self.until:
@@ -185,6 +192,7 @@ class ReportDialogue:
             self.done = True
             return [Tally(now)]
         self.asked_at = now
+        self.asked_again = 0
         return [Say(self.question(), now)]
 
 

@@ -1,6 +1,7 @@
 """Measure how the referee holds up; writes the Reliability section of BENCHMARKS.md.
 
-Four parts, each optional:
+Five parts, each optional; a part run replaces its own subsection of the section and
+keeps the others, each subsection saying when it was run:
 
 * faults: a mic unplugged and plugged back, and the audio server killed and restarted,
   through a private PulseAudio server (the tests of tests/live/test_mic_loss.py, run --device-runs
@@ -8,6 +9,9 @@ Four parts, each optional:
 * kills: ``kill -9`` at --kills random points of ``referee play --audio`` on a short recorded
   Stroop game, each followed by ``referee resume --audio`` on the same recording, the rounds
   and scores compared with a run never killed (:mod:`.kill_resume`);
+* live-kills: ``kill -9`` at --live-kills random moments of a live ``referee play`` of a
+  scripted Stroop game through a private PulseAudio server, each followed by ``referee
+  resume`` and the rest of the script (:mod:`.live_kills`; it needs tests/helpers);
 * fuzz: --fuzz mutated logs and journals read by ``referee replay`` and by ``referee
   resume``'s reader (:mod:`.log_fuzz`);
 * long: --hours of that recording looped through the listener and a table, faster than
@@ -26,13 +30,20 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from referee.lab.bench import report
 
 DESCRIPTION = __doc__
 HEADING = "# Reliability"
-PARTS = ("faults", "kills", "fuzz", "long")
+PARTS = ("faults", "kills", "live-kills", "fuzz", "long")
+#: Each part's subsection title.
+TITLES = {"faults": "## Device loss", "kills": "## kill -9, then resume on the same recording",
+          "live-kills": "## kill -9 of a live game, then resume",
+          "fuzz": "## Fuzzed logs and journals", "long": "## A long session"}
+RUN = "_Run: "
+"""How a subsection's line saying when it was run begins."""
 #: The device-loss tests, and the fault each survives.
 FAULTS = {
     "test_an_unplugged_mic_is_silence_until_it_is_back_on_the_clock":
@@ -49,6 +60,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"which parts to run, of {','.join(PARTS)} (default: all)")
     p.add_argument("--fuzz", type=int, default=10000, help="fuzzed logs (default %(default)s)")
     p.add_argument("--kills", type=int, default=30, help="kill -9 and resume runs (default %(default)s)")
+    p.add_argument("--live-kills", type=int, default=50,
+                   help="live games killed and resumed (default %(default)s)")
     p.add_argument("--device-runs", type=int, default=1,
                    help="times to run the device-loss faults (default %(default)s)")
     p.add_argument("--hours", type=float, default=0.25,
@@ -64,49 +77,81 @@ def run(args: argparse.Namespace) -> int:
         print(f"referee bench-reliability: --parts: {', '.join(bad) or 'none'}: "
               f"choose from {', '.join(PARTS)}", file=sys.stderr)
         return 2
-    if min(args.fuzz, args.kills, args.device_runs) < 0 or not args.hours >= 0:
+    if min(args.fuzz, args.kills, args.live_kills, args.device_runs) < 0 or not args.hours >= 0:
         print("referee bench-reliability: counts and --hours must be 0 or more", file=sys.stderr)
         return 2
     log = lambda line: print(f"bench-reliability: {line}", file=sys.stderr, flush=True)  # noqa: E731
     work = Path(tempfile.mkdtemp(prefix="referee-reliability-"))
     log(f"working in {work}")
-    started = time.monotonic()
-    L = [HEADING, "", _command(args), ""]
     from referee.lab.bench.kill_resume import CHANNELS, recorded_game
 
-    wav = recorded_game(work / "game.wav")
-    if "faults" in parts:
-        L += _faults(args.device_runs, log)
-    if "kills" in parts:
-        L += _kills(work, wav, args.kills, args.seed, log)
-    if "fuzz" in parts:
-        L += _fuzz(args.fuzz, args.seed, log)
-    if "long" in parts:
-        L += _long(wav, CHANNELS.split(","), args.hours, log)
-    L[2] += f" It took {(time.monotonic() - started) / 60:.1f} minutes."
+    wav = recorded_game(work / "game.wav") if {"kills", "long"} & set(parts) else None
+    runs = {
+        "faults": lambda: _faults(args.device_runs, log),
+        "kills": lambda: _kills(work, wav, args.kills, args.seed, log),
+        "live-kills": lambda: _live_kills(work, args.live_kills, args.seed, log),
+        "fuzz": lambda: _fuzz(args.fuzz, args.seed, log),
+        "long": lambda: _long(wav, CHANNELS.split(","), args.hours, log),
+    }
+    done = {}
+    for part in parts:
+        started, header = time.monotonic(), _command(args)
+        body = runs[part]()
+        took = (time.monotonic() - started) / 60
+        done[TITLES[part]] = [TITLES[part], "", f"{RUN}{header} This part took {took:.1f} minutes._",
+                              "", *body]
     shutil.rmtree(work, ignore_errors=True)
     out = Path(args.out)
-    report.write_section(out, "\n".join(L).rstrip("\n") + "\n", HEADING)
-    log(f"wrote the {HEADING[2:]} section of {out}")
+    old = out.read_text() if out.exists() else ""
+    report.write_section(out, merged(old, done), HEADING)
+    log(f"wrote the {HEADING[2:]} section of {out} ({', '.join(parts)})")
     return 0
+
+
+def merged(old: str, done: dict[str, list[str]]) -> str:
+    """The Reliability section: the subsections just run (``done``: title -> lines) and those
+    of ``old`` (the report's text) not run again, in the order of ``PARTS``. An old
+    subsection without its own run line gets the old section's line about the run."""
+    lines = old.splitlines()
+    subs: dict[str, list[str]] = {}
+    if HEADING in lines:
+        a = lines.index(HEADING)
+        b = next((i for i in range(a + 1, len(lines)) if lines[i].startswith("# ")), len(lines))
+        body = lines[a + 1:b]
+        heads = [i for i, x in enumerate(body) if x.startswith("## ")] + [len(body)]
+        lead = " ".join(x for x in body[:heads[0]] if x.strip() and not x.startswith("What "))
+        for i, j in zip(heads, heads[1:]):
+            sub = body[i:j]
+            if lead and not any(x.startswith(RUN) for x in sub):
+                sub = [sub[0], "", f"{RUN}with the other parts of {lead}_", *sub[1:]]
+            subs[sub[0]] = sub
+    subs.update(done)
+    L = [HEADING, "", "What `referee bench-reliability` measured, part by part (each says when it "
+         "was run; a run of some parts keeps the others' figures).", ""]
+    for title in [TITLES[p] for p in PARTS] + [t for t in subs if t not in TITLES.values()]:
+        if title in subs:
+            L += [*subs[title]]
+            if L[-1].strip():
+                L.append("")
+    return "\n".join(L).rstrip("\n") + "\n"
 
 
 def _command(args) -> str:
     cmd = "referee bench-reliability" + "".join(
         f" --{k.replace('_', '-')} {v}" for k, v in vars(args).items()
-        if k in ("parts", "fuzz", "kills", "device_runs", "hours", "seed")
+        if k in ("parts", "fuzz", "kills", "live_kills", "device_runs", "hours", "seed")
         and v != _DEFAULTS.get(k))
     load = os.getloadavg()[0]
     return (f"`{cmd}` on {_dt.date.today()}, {os.cpu_count()} CPU cores shared "
             f"(load average {load:.1f} at the start).")
 
 
-_DEFAULTS = {"parts": ",".join(PARTS), "fuzz": 10000, "kills": 30, "device_runs": 1,
+_DEFAULTS = {"parts": ",".join(PARTS), "fuzz": 10000, "kills": 30, "live_kills": 50, "device_runs": 1,
              "hours": 0.25, "seed": 1}
 
 
 def _faults(runs: int, log) -> list[str]:
-    L = ["## Device loss", ""]
+    L = []
     tests = Path(__file__).resolve().parents[3] / "tests" / "live" / "test_mic_loss.py"
     if not tests.exists():
         return L + ["Not run: it needs the repository's tests/ (tests/live/test_mic_loss.py).", ""]
@@ -132,8 +177,7 @@ def _kills(work: Path, wav: Path, kills: int, seed: int, log) -> list[str]:
     from referee.lab.bench.kill_resume import kill_and_resume
 
     r = kill_and_resume(work / "kills", kills, seed=seed, log=log, wav=wav)
-    L = ["## kill -9, then resume on the same recording", "",
-         f"A recorded Stroop game of 4 rounds (3 mics, 18 s; a run never killed takes "
+    L = [f"A recorded Stroop game of 4 rounds (3 mics, 18 s; a run never killed takes "
          f"{r.whole_seconds:.1f} s), killed with SIGKILL at {r.kills} random point(s) "
          f"(journal lines {', '.join(map(str, sorted(r.lines)))}, and 0-40 ms after each), "
          f"then `referee resume --audio` on the same file:", "",
@@ -147,14 +191,50 @@ def _kills(work: Path, wav: Path, kills: int, seed: int, log) -> list[str]:
     return L + ([""] if r.failures else [])
 
 
+def _live_kills(work: Path, kills: int, seed: int, log) -> list[str]:
+    from referee.lab.bench import live_kills as LK
+
+    mods = LK.helpers()
+    if mods is None:
+        return ["Not run: it needs the repository's tests/helpers (the live tests' audio server).", ""]
+    pulse, _ = mods
+    server = pulse.PulseServer(work / "pulse")
+    try:
+        with pulse.serving(server, [("mic1", 1), ("speaker", 2)], default_sink="speaker",
+                           default_source="mic1.monitor"):
+            r = LK.live_kills(server, work / "live-kills", kills, seed=seed, log=log)
+    except pulse.PulseError as e:
+        return [f"Not run: the audio server: {e}", ""]
+    at = Counter(r.rounds_at_kill)
+    resumed = r.kills - r.ended_first
+    L = [f"A Stroop game of {len(LK.SCRIPT)} rounds (a miscall then a win; a lone win; a win "
+         "then a call too late) said by espeak-ng voices into a private PulseAudio server's "
+         "null sinks (the dealer's mic and two players' mics), refereed live by `referee play` "
+         f"(PocketSphinx); a run never killed took {r.whole_seconds:.0f} s from start to end. "
+         f"Killed with SIGKILL at {r.kills} random moment(s) between the journal's creation and "
+         "the game's last verdict (verdicts journaled at the kill: "
+         f"{', '.join(f'{n}: {at[n]} time(s)' for n in sorted(at))}), then `referee resume` and "
+         "the rest of the script, the round in progress played again from its start "
+         "(docs/reliability.md):", "",
+         "| Kills | Same rounds and scores | Had ended before the kill | Different or failed "
+         "| Minutes (all kills) |", "|---|---|---|---|---|",
+         f"| {r.kills} | {r.same} | {r.ended_first} | {len(r.failures)} | {r.seconds / 60:.1f} |", "",
+         f"Of the {resumed} resumed game(s), {resumed - r.redealt} had the interrupted round's card "
+         f"on the table when resumed (said so, and not dealt again) and {r.redealt} were dealt "
+         f"again; {r.named} were killed before the game's first event and resumed by naming the "
+         f"journal. Deals the recogniser missed, typed by the dealer: {r.typed}. Runs in which the "
+         f"audio server itself failed (started again for the next run): {r.server_failed}.", ""]
+    L += [f"- {f}" for f in r.failures[:10]]
+    return L + ([""] if r.failures else [])
+
+
 def _fuzz(cases: int, seed: int, log) -> list[str]:
     from referee.lab.bench.log_fuzz import READERS, fuzz
 
     t0 = time.monotonic()
     r = fuzz(cases, seed=seed)
     log(f"fuzz: {r.cases} cases, {r.crash_count} crashes, {time.monotonic() - t0:.0f} s")
-    L = ["## Fuzzed logs and journals", "",
-         f"{r.cases} mutated Stroop and Goop logs (hypothesis, seed {seed}), each read by both "
+    L = [f"{r.cases} mutated Stroop and Goop logs (hypothesis, seed {seed}), each read by both "
          "readers:", "",
          "| Reader | Read | Refused in one line | Crashed |", "|---|---|---|---|"]
     for name in READERS:
@@ -170,8 +250,7 @@ def _long(wav: Path, channels: list[str], hours: float, log) -> list[str]:
     from referee.lab.bench.long_session import long_session
 
     r = long_session(wav, channels, hours, log=lambda x: log(f"long session: {x}"))
-    L = ["## A long session", "",
-         f"The recording looped {r.passes} times: {60 * r.hours:.1f} minutes of audio "
+    L = [f"The recording looped {r.passes} times: {60 * r.hours:.1f} minutes of audio "
          f"({r.hours:.2f} hours{'' if r.hours >= 1.99 else ', not the 2 hours the issue asks: run --hours 2 for them'}), "
          f"through the listener and a table journaling every event, in {r.wall_seconds / 60:.1f} "
          f"minutes on one core. Passes whose rounds differ from the first's: "
