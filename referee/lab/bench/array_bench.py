@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -106,26 +105,19 @@ def _baselines(seed: int, quick: bool) -> dict[str, list[bool]]:
 
 def run_array(args) -> int:
     """``referee bench --array [--quick] [--seed N] [--jobs N] [--out FILE]``."""
-    from referee.lab.bench import games
-    from referee.lab.bench.games_run import (bench_meta, build_games, default_dir as games_dir,
-                                             run_jobs, write_results)
-    from referee.lab.bench.run import _progress
+    from referee.lab.bench.games_run import default_dir as games_dir, run_on_games
 
-    w0, load = time.perf_counter(), os.getloadavg()[0]
-    specs = games.plan(args.seed, quick=args.quick)
-    built = build_games(specs, games_dir(args.seed), args.seed, _progress("making games"))
     directory = Path(args.corpus) if args.corpus else default_dir(args.seed)
-    directory.mkdir(parents=True, exist_ok=True)
     base = _baselines(args.seed, args.quick)
-    # the games' clean utterances (and the "NAME here"s) live in the game benchmark's cache
-    work = [(g, array_table.MIC_COUNTS[k % len(array_table.MIC_COUNTS)], directory,
-             games_dir(args.seed) / "utt", args.seed, base.get(g.id)) for k, g in enumerate(built)]
-    records = run_jobs(one, work, max(1, min(args.jobs or 1, len(work))),
-                       _progress("array games"))
-    meta = bench_meta(args, "--array", load, time.perf_counter() - w0, games=len(records))
-    write_results(args, directory / f"results{'-quick' if args.quick else ''}.jsonl", meta,
-                  records, render(records, meta), HEADING)
-    return 0
+
+    def work_of(built, specs):
+        # the games' clean utterances (and the "NAME here"s) live in the game benchmark's cache
+        return [(g, array_table.MIC_COUNTS[k % len(array_table.MIC_COUNTS)], directory,
+                 games_dir(args.seed) / "utt", args.seed, base.get(g.id))
+                for k, g in enumerate(built)]
+
+    return run_on_games(args, "--array", directory, one, work_of, "array games", render,
+                        HEADING)
 
 
 # --- The report -----------------------------------------------------------------------

@@ -234,6 +234,26 @@ def write_results(args, results: Path, meta: dict, records: list[dict], section:
           file=sys.stderr)
 
 
+def run_on_games(args, flag: str, directory: Path, one, work_of, label: str, render,
+                 heading: str) -> int:
+    """A benchmark of the game benchmark's games heard another way (``--array``,
+    ``--one-mic``): the games made (or read back), ``one`` run on each item of
+    ``work_of(built, specs)`` (``--jobs`` at once), the results and the report written."""
+    from referee.lab.bench import games
+    from referee.lab.bench.run import _progress
+
+    w0, load = time.perf_counter(), os.getloadavg()[0]
+    specs = games.plan(args.seed, quick=args.quick)
+    built = build_games(specs, default_dir(args.seed), args.seed, _progress("making games"))
+    directory.mkdir(parents=True, exist_ok=True)
+    work = work_of(built, specs)
+    records = run_jobs(one, work, max(1, min(args.jobs or 1, len(work))), _progress(label))
+    meta = bench_meta(args, flag, load, time.perf_counter() - w0, games=len(built))
+    write_results(args, directory / f"results{'-quick' if args.quick else ''}.jsonl", meta,
+                  records, render(records, meta), heading)
+    return 0
+
+
 def run_games(args) -> int:
     """``referee bench --games [--quick] [--seed N] [--out FILE]``."""
     import sys

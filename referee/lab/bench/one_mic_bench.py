@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +49,7 @@ def attributions(game: Game, audio: np.ndarray, wav: Path, table) -> dict:
     """Enrolment found as ``play --one-mic`` finds it; each call attributed."""
     from referee.app.one_mic import enrol, heard_by
     from referee.hearing.overlaps import OverlapCheck
-    from referee.hearing.voiceprints import VoiceBook, features
+    from referee.hearing.voiceprints import VoiceBook
 
     rate = array_table.RATE
     mono = audio[:, 0] if audio.ndim > 1 else audio
@@ -83,13 +82,10 @@ def attributions(game: Game, audio: np.ndarray, wav: Path, table) -> dict:
                               "verdict": _verdict(at, two, "")})
     # a voice never enrolled: the last player left out of the profiles
     left = game.players[-1]
-    own: dict[str, list] = {}
-    for w, s, e in spans:
-        if w != left:
-            own.setdefault(w, []).append(features(audio, rate, s, e))
+    own = {w: f for w, f in book.frames.items() if w != left}
     unknown = []
     if len(own) >= 2:
-        book2 = VoiceBook.from_features({w: np.concatenate(f) for w, f in own.items()})
+        book2 = VoiceBook.from_features(own)
         for u in calls:
             if u.speaker == left:
                 at, two = heard_by(clip, book2, check, u.start, u.end)
@@ -128,22 +124,14 @@ def one(job: tuple) -> dict:
 
 def run_one_mic(args) -> int:
     """``referee bench --one-mic [--quick] [--seed N] [--jobs N] [--out FILE]``."""
-    from referee.lab.bench import games
-    from referee.lab.bench.games_run import (bench_meta, build_games, default_dir as games_dir,
-                                             run_jobs, write_results)
-    from referee.lab.bench.run import _progress
+    from referee.lab.bench.games_run import default_dir as games_dir, run_on_games
 
-    w0, load = time.perf_counter(), os.getloadavg()[0]
-    specs = games.plan(args.seed, quick=args.quick)
-    built = build_games(specs, games_dir(args.seed), args.seed, _progress("making games"))
     directory = Path(args.corpus) if args.corpus else default_dir(args.seed)
-    directory.mkdir(parents=True, exist_ok=True)
-    by_id = {s["id"]: s for s in specs}
-    work = [(g, by_id[g.id], snr, directory, games_dir(args.seed) / "utt", args.seed)
-            for g in built for snr in NOISES]
-    records = run_jobs(one, work, max(1, min(args.jobs or 1, len(work))),
-                       _progress("one-mic games"))
-    meta = bench_meta(args, "--one-mic", load, time.perf_counter() - w0, games=len(built))
-    write_results(args, directory / f"results{'-quick' if args.quick else ''}.jsonl", meta,
-                  records, render(records, meta), HEADING)
-    return 0
+
+    def work_of(built, specs):
+        by_id = {s["id"]: s for s in specs}
+        return [(g, by_id[g.id], snr, directory, games_dir(args.seed) / "utt", args.seed)
+                for g in built for snr in NOISES]
+
+    return run_on_games(args, "--one-mic", directory, one, work_of, "one-mic games", render,
+                        HEADING)
