@@ -179,8 +179,8 @@ def heard_by(audio: Callable[[float, float], np.ndarray], book: VoiceBook, check
 
 
 def attributed(events: Iterable, tap: VoiceTap, book: VoiceBook, names: list[str],
-               check: OverlapCheck, confident: float = CONFIDENT, overlap: str = "ask",
-               notify: Callable[[str], None] | None = None) -> Iterator:
+               check: OverlapCheck, confident: float = CONFIDENT, overlap: str = "ask"
+               ) -> Iterator:
     """The listener's ``events`` (one stream) as the table's: each watermark for every name,
     each utterance given to a talker (see the module's doc) or turned into an
     :class:`~referee.core.events.Unattributed`."""
@@ -193,14 +193,13 @@ def attributed(events: Iterable, tap: VoiceTap, book: VoiceBook, names: list[str
         if not isinstance(e, Utterance):
             yield e
             continue
+        if e.kind not in RACING:        # the likeliest voice; two at once changes nothing
+            at = book.attribute_features(features(tap.audio(e.start, e.end), RATE))
+            yield replace(e, player=at.player or names[0])
+            continue
         at, two = heard_by(tap.audio, book, check, e.start, e.end)
         verdict = decide(at, two, confident)
-        if notify is not None:
-            notify(f"voice: {e.said!r} at {e.end:.2f} s: {at.player} {at.confidence:.2f}, "
-                   f"two voices {two:.2f}: {verdict}")
-        if e.kind not in RACING:
-            yield replace(e, player=at.player or names[0])
-        elif verdict == "counted":
+        if verdict == "counted":
             yield replace(e, player=at.player)
         elif verdict == "two" and overlap == "draw" and len(at.voices) == 2 \
                 and all(v in players for v in at.voices):
