@@ -16,11 +16,7 @@ import numpy as np
 
 from referee.audio.blocks import Block, Channel, PlayersError
 from referee.audio.resampler import StreamResampler
-from referee.audio.wav import AudioFileError, WavReader, to_int16
-
-
-#: The lowest sample rate a recording may have: below it speech is not there to hear.
-MIN_RATE = 8000
+from referee.audio.wav import WavReader, check_hearable, to_int16
 
 
 class RecordingSource:
@@ -54,11 +50,7 @@ class RecordingSource:
             for path in paths:
                 f = WavReader(path)
                 self._files.append(f)
-                if f.frames == 0:
-                    raise AudioFileError(path, "holds no audio (a header and no samples)")
-                if f.rate < MIN_RATE:
-                    raise AudioFileError(path, f"its sample rate, {f.rate} Hz, is too low to "
-                                               f"hear speech ({MIN_RATE} Hz or more)")
+                check_hearable(path, f.frames, f.rate)
                 for c in range(f.channels):
                     self.channels.append(Channel(len(self.channels), None, os.fspath(path), c))
         except BaseException:

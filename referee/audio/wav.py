@@ -31,6 +31,20 @@ class AudioFileError(RefereeError, ValueError):
         super().__init__(f"{self.path}: {why}")
 
 
+MIN_RATE = 8000
+"""The lowest sample rate (Hz) at which speech can be heard."""
+
+
+def check_hearable(path: str | os.PathLike, frames: int, rate: int) -> None:
+    """Raise :class:`AudioFileError` for a recording with no samples or a rate too low
+    for speech: it would be heard as nothing, and say nothing."""
+    if frames == 0:
+        raise AudioFileError(path, "holds no audio (a header and no samples)")
+    if rate < MIN_RATE:
+        raise AudioFileError(path, f"its sample rate, {rate} Hz, is too low to hear speech "
+                                   f"({MIN_RATE} Hz or more)")
+
+
 def read_wav(path: str | os.PathLike) -> tuple[np.ndarray, int]:
     """Samples shaped ``(frames, channels)``, float32 in [-1, 1], and the rate in Hz."""
     try:

@@ -13,7 +13,7 @@ import json
 import sys
 from typing import IO
 
-from referee.audio.wav import AudioFileError, read_wav
+from referee.audio.wav import AudioFileError, check_hearable, read_wav
 from referee.cli import UsageError, mic_options
 from referee.core.events import Utterance
 from referee.hearing.engine import DEFAULT_KINDS, EngineError, open_recogniser
@@ -70,6 +70,7 @@ def run(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | Non
     for path in args.files:
         try:
             audio, rate = read_wav(path)
+            check_hearable(path, len(audio), rate)
         except AudioFileError as e:
             print(f"referee transcribe: {e}", file=err)
             status = 2

@@ -99,3 +99,18 @@ def test_not_a_wav(tmp_path, capsys):
     p.write_text("hello")
     assert main(["transcribe", str(p)]) == 2
     assert "not a WAV file" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rate,frames,why", [
+    (16000, 0, "empty.wav: holds no audio (a header and no samples)"),
+    (1, 100, "empty.wav: its sample rate, 1 Hz, is too low to hear speech"),
+])
+def test_a_wav_with_nothing_to_hear_is_said_not_passed_over(tmp_path, capsys, rate, frames, why):
+    import wave
+
+    p = tmp_path / "empty.wav"
+    with wave.open(str(p), "wb") as w:
+        w.setnchannels(1), w.setsampwidth(2), w.setframerate(rate)
+        w.writeframes(b"\0\0" * frames)
+    assert main(["transcribe", str(p)]) == 2
+    assert why in capsys.readouterr().err
