@@ -42,3 +42,27 @@ def test_a_part_run_alone_keeps_the_other_parts_figures_and_says_when_each_was_r
     # run again: the kept subsections are not stamped twice
     assert main(["bench-reliability", "--parts", "fuzz", "--fuzz", "20", "--out", str(out)]) == 0
     assert out.read_text().count(old) == 2
+
+
+def test_the_long_file_is_the_game_then_quiet_noise_written_a_block_at_a_time(tmp_path):
+    import numpy as np
+
+    from referee.audio.wav import WavReader, read_pcm16, write_wav
+    from referee.lab.bench.long_file import BLOCK, NOISE_DBFS, padded
+
+    rate = 16000
+    game = np.random.default_rng(3).uniform(-0.5, 0.5, (rate * 2, 3))
+    write_wav(tmp_path / "game.wav", game, rate)
+    minutes = 2.5 * BLOCK / 60            # three blocks of padding, the last one short
+    out = padded(tmp_path / "game.wav", tmp_path / "long.wav", minutes)
+    r = WavReader(out)
+    try:
+        assert (r.rate, r.channels, r.frames) == (rate, 3, int(minutes * 60 * rate))
+        head = r.read_pcm16(0, 2 * rate)
+        rest = r.read_pcm16(2 * rate, r.frames).astype(float) / 32768
+    finally:
+        r.close()
+    assert np.array_equal(head, read_pcm16(tmp_path / "game.wav")[0])
+    level = 10 * np.log10(np.mean(rest ** 2, axis=0))
+    assert np.all(np.abs(level - NOISE_DBFS) < 1.5), level
+    assert abs(np.corrcoef(rest[:, 0], rest[:, 1])[0, 1]) < 0.05   # each mic its own noise

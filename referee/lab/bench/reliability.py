@@ -1,6 +1,6 @@
 """Measure how the referee holds up; writes the Reliability section of BENCHMARKS.md.
 
-Five parts, each optional; a part run replaces its own subsection of the section and
+Six parts, each optional; a part run replaces its own subsection of the section and
 keeps the others, each subsection saying when it was run:
 
 * faults: a mic unplugged and plugged back, and the audio server killed and restarted,
@@ -15,7 +15,9 @@ keeps the others, each subsection saying when it was run:
 * fuzz: --fuzz mutated logs and journals read by ``referee replay`` and by ``referee
   resume``'s reader (:mod:`.log_fuzz`);
 * long: --hours of that recording looped through the listener and a table, faster than
-  real time: memory, CPU per block and hearing latency along the way (:mod:`.long_session`).
+  real time: memory, CPU per block and hearing latency along the way (:mod:`.long_session`);
+* long-file: ``referee play --audio`` on that recording padded with quiet room noise to 2
+  minutes and to --hours: the peak memory of each run (:mod:`.long_file`).
 """
 
 from __future__ import annotations
@@ -37,11 +39,12 @@ from referee.lab.bench import report
 
 DESCRIPTION = __doc__
 HEADING = "# Reliability"
-PARTS = ("faults", "kills", "live-kills", "fuzz", "long")
+PARTS = ("faults", "kills", "live-kills", "fuzz", "long", "long-file")
 #: Each part's subsection title.
 TITLES = {"faults": "## Device loss", "kills": "## kill -9, then resume on the same recording",
           "live-kills": "## kill -9 of a live game, then resume",
-          "fuzz": "## Fuzzed logs and journals", "long": "## A long session"}
+          "fuzz": "## Fuzzed logs and journals", "long": "## A long session",
+          "long-file": "## A recording as long as a game night"}
 RUN = "_Run: "
 """How a subsection's line saying when it was run begins."""
 #: The device-loss tests, and the fault each survives.
@@ -65,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device-runs", type=int, default=1,
                    help="times to run the device-loss faults (default %(default)s)")
     p.add_argument("--hours", type=float, default=0.25,
-                   help="hours of audio in the long session (default %(default)s)")
+                   help="hours of audio in the long session and the long file (default %(default)s)")
     p.add_argument("--seed", type=int, default=1, help="seed of the kill points and the fuzz")
     p.add_argument("--out", default="BENCHMARKS.md", help="report to write (its Reliability section)")
 
@@ -85,13 +88,15 @@ def run(args: argparse.Namespace) -> int:
     log(f"working in {work}")
     from referee.lab.bench.kill_resume import CHANNELS, recorded_game
 
-    wav = recorded_game(work / "game.wav") if {"kills", "long"} & set(parts) else None
+    wav = recorded_game(work / "game.wav") if {"kills", "long", "long-file"} & set(parts) \
+        else None
     runs = {
         "faults": lambda: _faults(args.device_runs, log),
         "kills": lambda: _kills(work, wav, args.kills, args.seed, log),
         "live-kills": lambda: _live_kills(work, args.live_kills, args.seed, log),
         "fuzz": lambda: _fuzz(args.fuzz, args.seed, log),
         "long": lambda: _long(wav, CHANNELS.split(","), args.hours, log),
+        "long-file": lambda: _long_file(work, wav, CHANNELS, args.hours, log),
     }
     done = {}
     for part in parts:
@@ -264,3 +269,27 @@ def _long(wav: Path, channels: list[str], hours: float, log) -> list[str]:
         L.append(f"| {s.audio_minutes:.1f} | {s.rss_mb:.0f} | {s.cpu_ms_per_block:.2f} | "
                  f"{s.cpu_per_audio_second:.3f} | {late} |")
     return L + [""]
+
+
+def _long_file(work: Path, wav: Path, names: str, hours: float, log) -> list[str]:
+    from referee.lab.bench.long_file import long_file
+
+    short, long = long_file(work, wav, names, long=60 * hours,
+                            log=lambda x: log(f"long file: {x}"))
+    grew = long.peak_mb - short.peak_mb
+    same = (short.rounds, short.scores) == (long.rounds, long.scores) and short.rounds
+    L = [f"`referee play stroop --audio` on the recorded game of the kill runs (3 mics, 4 "
+         f"rounds), padded with quiet room noise (pink, 60 dB under full scale) to "
+         f"{short.minutes:g} minutes and to {long.minutes:g} minutes; the peak resident memory "
+         f"of the whole `referee play` process:", "",
+         "| Recording | Peak memory (MB) | Wall time (s) | Exit status | Rounds |",
+         "|---|---|---|---|---|"]
+    for r in (short, long):
+        L.append(f"| {r.minutes:g} min | {r.peak_mb:.0f} | {r.seconds:.0f} | {r.code} | "
+                 f"{len(r.rounds)} |")
+    ok = grew <= 50 and same and short.code == long.code == 0
+    L += ["", f"The long file took {round(grew) or 0:+d} MB over the short one (issue 31: within 50 MB "
+          f"for 2 hours against 2 minutes): {'met' if ok else '**missed**'}"
+          f"{'' if long.minutes >= 119.9 else f', on {long.minutes:g} minutes, not 2 hours'}. "
+          f"Both runs gave {'the same' if same else '**different**'} rounds and scores.", ""]
+    return L
