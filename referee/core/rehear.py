@@ -8,12 +8,14 @@ The table settles the journal only up to where the recording is heard again from
 before the last happening (reported after a rival's) is judged in its place as it comes.
 What each microphone says again is already in the journal: :class:`Reheard` tells the table
 which utterances those are (by each stream's last journaled happening), and which verdicts
-the journal already holds (those the game gives again as the recording goes on), so that
-nothing is judged, journaled or announced twice.
+the journal already holds (those the game gives again as the recording goes on), and which
+notes (one mic's "who was that?", a call counted for nobody), so that nothing is judged,
+journaled or announced twice.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from typing import Any, Iterable, Sequence
@@ -41,6 +43,7 @@ class Reheard:
         referee's own deck is heard again from the recording's start: its deals are timed by
         what is heard, as they were)."""
         self._verdicts: Counter = Counter()
+        self._notes: Counter = Counter()
         for h in history:
             stream = _stream(h, channels)
             if stream is None:
@@ -58,8 +61,21 @@ class Reheard:
         return False
 
     def journaled(self, lines: Iterable[str]) -> None:
-        """The journal's verdict lines (as written) that the rebuilt game has not given yet."""
-        self._verdicts.update(lines)
+        """The journal's verdict lines (as written) that the rebuilt game has not given yet,
+        and its notes."""
+        for line in lines:
+            self._verdicts[line] += 1
+            o = json.loads(line)
+            if isinstance(o, dict) and o.get("type") == "note":
+                self._notes[o.get("text")] += 1
+
+    def noted(self, text: str) -> bool:
+        """A note the journal holds already (once per journaled copy): what made it is
+        heard again (a note's time in the journal is when it was written, not its text's)."""
+        if self._notes[text] > 0:
+            self._notes[text] -= 1
+            return True
+        return False
 
     def already(self, line: str) -> bool:
         """A verdict the journal holds already (once per journaled copy)."""

@@ -145,8 +145,10 @@ class Table:
             return
         if isinstance(event, Unattributed):     # one mic: whose voice is not known
             at = round(event.end + self.options.offset, 6)
-            self._note(f"not counted: {event.said!r} at {at:.3f} s: whose voice it was is not sure")
-            self._say(sentence("who-was-that"), at=at, urgent=True)
+            text = f"not counted: {event.said!r} at {at:.3f} s: whose voice it was is not sure"
+            if not (self.reheard and self.reheard.noted(text)):     # not heard again on resume
+                self._note(text)
+                self._say(sentence("who-was-that"), at=at, urgent=True)
             return
         u = event
         # Whole microseconds: the journal then holds exactly the times judged.

@@ -121,3 +121,37 @@ def test_a_virtual_deck_heard_again_deals_as_it_did(cut):
     assert sorted(dumps(o) for o in resumed) == sorted(whole)
     assert [o for o in resumed if o["type"] == "deal"] == \
         [json.loads(x) for x in whole if json.loads(x)["type"] == "deal"]
+
+
+def test_a_call_counted_for_nobody_is_not_noted_or_asked_about_twice_when_heard_again():
+    """One mic: "who was that?" for a call whose voice was not sure. A resumed recording
+    hears it again; the journal holds its note already."""
+    from referee.core.events import Unattributed
+
+    def run(table, since=0.0):
+        for end, u in HEARD[:3]:
+            if u.end >= since:
+                table.hear(u)
+        if since <= 5.5:
+            table.hear(Unattributed("call", "two of hearts", 5.0, 5.5))
+        for c in CHANNELS:
+            table.hear(Heard(c, 6.0))
+
+    journal = [encode(START)]
+    table, text = _table(journal)
+    run(table)
+    whole = [dumps(o) for o in journal]
+    notes = [o for o in journal if o["type"] == "note"]
+    assert len(notes) == 1 and "two of hearts" in notes[0]["text"]
+    table.speaker.close()
+    assert text.getvalue().count("Who was that") == 1
+
+    kept = [json.loads(x) for x in whole]
+    again = [json.loads(x) for x in whole]
+    table, text = _table(again, history=list(parse_lines(whole).events),
+                         options=TableOptions(rehear=0.0))
+    table.journal_missing(kept)
+    run(table)
+    assert [o for o in again if o["type"] == "note"] == notes, again
+    table.speaker.close()
+    assert "Who was that" not in text.getvalue()
