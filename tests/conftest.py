@@ -30,7 +30,11 @@ def pulse(tmp_path_factory):
 
 def pytest_collection_modifyitems(config, items):
     """Every test that uses the real audio server is marked ``live`` (``-m "not live"`` skips
-    them while working on the core)."""
+    them while working on the core). Under ``-n 2 --dist loadgroup`` the live tests run one
+    after another on one worker, so two real-time games never share the CPU, while the
+    other worker takes the rest of the suite."""
     for item in items:
         if "pulse" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.live)
+        if item.get_closest_marker("live") is not None:
+            item.add_marker(pytest.mark.xdist_group("live"))
