@@ -226,10 +226,12 @@ def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
         raise ListeningError(f"--one-mic: {e}") from None
     if notify is not None:
         notify(f"one mic ({device or 'default input'}); "
-               + ("the voices kept are used" if book else "the voices are learnt before the game"))
+               + ("the voices kept are used" if book is not None
+                  else "the voices are learnt before the game"))
     learnt = {"book": book}
 
     def ask(voice, notify: Callable[[str], None]) -> None:
+        """The voices asked for aloud and kept (none asked for with kept ones); no "seats"."""
         if learnt["book"] is None:
             try:
                 learnt["book"] = voices_by_voice(source, voice, channels, args.enrol_cards, notify)
@@ -238,7 +240,6 @@ def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
             _keep_voices(learnt["book"], voices, notify)
         else:
             source.use(True)
-        return None
 
     def turn(events):
         # the voices are learnt (ask) before the events are read
