@@ -140,10 +140,10 @@ def test_a_stroop_game_refereed_live_at_one_mic_then_resumed(pulse, tmp_path):
 
 
 @pytest.mark.slow
-def test_voices_kept_from_a_recording_are_used_live_without_asking(pulse, tmp_path):
+def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and_goop(pulse, tmp_path):
     """The voices are learnt from a recording's enrolment (``play --one-mic --audio``) and
     kept; ``play --one-mic --known-voices`` on the live mic asks nobody and gives each call
-    to its talker."""
+    to its talker, in Stroop and in Goop."""
     data = tmp_path / "data"
     placed, t = [], 0.3
     for who, (az, voice) in TALKERS.items():
@@ -179,3 +179,19 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking(pulse, tmp_pa
     assert (r1["top"], r1["winner"], r1["call"]["said"]) == ("7D", "ann", "two of clubs"), stderr
     _, lines = journal_lines(data)
     assert [(o["round"], o["player"]) for o in lines if o["type"] == "out"] == [(1, "bob")], lines
+
+    # Goop on the same kept voices: bob shouts
+    for f in (data / "games").iterdir():
+        f.unlink()
+    ref = Referee("play", "goop", "--names", "ann,bob", "--one-mic", "--known-voices",
+                  "--devices", SINK, "--json", "--speak-to", "text", "--engine", "pocketsphinx",
+                  data=data)
+    try:
+        ref.wait_err("referee: journal ", 60)
+        time.sleep(0.5)
+        room.play([("bob", "goop", 0.0)])
+        gooped = ref.wait_objects("gooped", 1, 20)[0]
+    finally:
+        ref.kill()
+    assert "Traceback" not in ref.stderr, ref.stderr
+    assert gooped["goopers"] == ["bob"], (gooped, ref.stderr)
