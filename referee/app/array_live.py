@@ -1,10 +1,10 @@
 """``--array`` on a live device: one mic array of two or more channels in the middle of the
 table instead of a mic per player.
 
-:class:`ArraySource` reads every channel of the array (a
-:class:`~referee.audio.mic.MicrophoneSource`) in a thread of its own, keeps the last
-minutes of it for learning seats, and gives the listener one channel per seat, split block by
-block (:class:`~referee.hearing.seats.SeatSplitter`). Until seats are learnt, and while they
+:class:`ArraySource` reads every channel of the array in a thread of its own, keeps the last
+minutes of it for learning seats (the pump of :class:`~referee.app.live_source.LiveSource`),
+and gives the listener one channel per seat, split block by block
+(:class:`~referee.hearing.seats.SeatSplitter`, made for :data:`RATE`). Until seats are learnt, and while they
 are learnt again ("referee seats"), the seat channels are silence: nothing is heard or judged.
 
 :func:`enrol` asks each talker aloud, in turn, to say "NAME here", finds their voice in the
@@ -14,24 +14,16 @@ alike names the two aloud, asks one to move, and asks both again. See docs/one-d
 
 from __future__ import annotations
 
-import queue
-import threading
-import time
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from referee.audio.blocks import Block, Channel
-from referee.audio.resampler import StreamResampler
-from referee.audio.wav import to_int16
+from referee.app.live_source import KEEP, RATE, LiveSource, hear_answer
+from referee.audio.blocks import Channel
 from referee.core.announce import sentence
 from referee.core.spoken import spoken_name, spoken_names
-from referee.hearing.seats import SeatMap, SeatSplitter, SeatsError, voice_runs
+from referee.hearing.seats import SeatMap, SeatSplitter, SeatsError
 
-RATE = 16000
-"""The rate seats are learnt and split at (:data:`referee.hearing.seats.FRAME` is for it)."""
-KEEP = 60.0
-"""Seconds of the array's audio kept for learning seats."""
 QUIET_AFTER = 0.6
 """Seconds without voice after a name before it is taken as said."""
 ANSWER_WITHIN = 8.0
@@ -42,143 +34,40 @@ MOVES = 3
 """How often two seats too alike are asked to move before the referee gives up."""
 
 
-class ArraySource:
+class ArraySource(LiveSource):
     """Seat channels from a live array: ``mic`` gives the array's channels (every channel of
-    one device), ``names`` the talkers, one seat channel each, in order. Iterate (from one
-    thread) for the seat channels' blocks; :meth:`audio` and :meth:`heard` (any thread) read
-    the array's own audio; :meth:`use` gives it seats to split by (None: silence)."""
+    one device), ``names`` the talkers, one seat channel each, in order (and with ``hear``,
+    each seat's channel for its recogniser after them). :meth:`use` gives it seats to split
+    by (None: silence); the rest is :class:`~referee.app.live_source.LiveSource`'s."""
+
+    LAG = SeatSplitter.LAG
+    kind = "array"
 
     def __init__(self, mic: Any, names: Sequence[str], keep: float = KEEP,
                  hear: float | None = None) -> None:
-        self.mic = mic
         self.names = list(names)
-        self.mics = len(mic.channels)
-        if self.mics < 2:
-            raise SeatsError(f"an array needs two or more channels; this device has {self.mics}")
+        if len(mic.channels) < 2:
+            raise SeatsError(f"an array needs two or more channels; this device has "
+                             f"{len(mic.channels)}")
         self.hear = hear
         heard = [] if hear is None else [f"{n}/heard" for n in self.names]
-        self.channels = [Channel(k, n, "array", k) for k, n in enumerate(self.names + heard)]
-        self._keep = int(keep * RATE)
-        self._lock = threading.Lock()
-        self._raw = np.zeros((0, self.mics), np.float32)
-        self._raw_start = 0                 # the index of _raw[0] on the array's clock
-        self._pending: list[list[np.ndarray]] = [[] for _ in range(self.mics)]
-        self._resamplers: dict[int, StreamResampler | None] = {}
-        self._seats: SeatMap | None = None
-        self._next: list[SeatMap | None] = []   # seats to switch to, taken by the pump
-        self._split: SeatSplitter | None = None
-        self._emitted = 0                   # seat samples given out
-        self._out: queue.Queue = queue.Queue()
-        self._stopped = threading.Event()
-        self._pump: threading.Thread | None = None
-        self.error: BaseException | None = None
+        super().__init__(mic, [Channel(k, n, self.kind, k)
+                               for k, n in enumerate(self.names + heard)], keep)
 
-    # -- life cycle -----------------------------------------------------------------
-    def start(self) -> "ArraySource":
-        if self._pump is None:
-            self.mic.start()
-            self._pump = threading.Thread(target=self._run, name="referee-array", daemon=True)
-            self._pump.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopped.set()
-        self.mic.stop()
-        self._out.put(None)
-
-    def close(self) -> None:
-        self.stop()
-        self.mic.close()
-        if self._pump is not None:
-            self._pump.join(5)
-
-    def __iter__(self):
-        self.start()
-        while True:
-            item = self._out.get()
-            if item is None:
-                break
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-
-    # -- seats ----------------------------------------------------------------------
     def use(self, seats: SeatMap | None) -> None:
         """Split by ``seats`` from the samples not yet given out (None: silence until
         seats are given again)."""
         if seats is not None and seats.mics != self.mics:
             raise SeatsError(f"the seats were learnt on {seats.mics} mics; the array has "
                              f"{self.mics}")
-        with self._lock:
-            self._next.append(seats)
+        super().use(seats)
 
     @property
     def seats(self) -> SeatMap | None:
-        return self._seats
+        return self._how
 
-    def heard(self) -> int:
-        """Samples of the array's audio so far (at :data:`RATE`)."""
-        with self._lock:
-            return self._raw_start + len(self._raw)
-
-    def audio(self, start: int, end: int) -> np.ndarray:
-        """The array's audio from sample ``start`` to ``end`` (what is still kept)."""
-        with self._lock:
-            lo = max(0, start - self._raw_start)
-            return self._raw[lo: max(lo, end - self._raw_start)].copy()
-
-    # -- the pump -------------------------------------------------------------------
-    def _run(self) -> None:
-        try:
-            for block in self.mic:
-                for b in self._block(block):
-                    self._out.put(b)
-        except BaseException as e:  # noqa: BLE001 - handed to the listener
-            self._out.put(e)
-        self._out.put(None)
-
-    def _block(self, block: Block) -> list[Block]:
-        ch = block.channel
-        if ch not in self._resamplers:
-            self._resamplers[ch] = None if block.rate == RATE else StreamResampler(block.rate, RATE)
-        rs = self._resamplers[ch]
-        x = block.samples if rs is None else to_int16(rs.process(block.samples))
-        self._pending[ch].append(np.asarray(x, np.int16))
-        n = min(sum(len(p) for p in pend) for pend in self._pending)
-        if n == 0:
-            return []
-        frames = np.empty((n, self.mics), np.float32)
-        for c, pend in enumerate(self._pending):
-            whole = np.concatenate(pend)
-            frames[:, c] = whole[:n] / 32768.0
-            self._pending[c] = [whole[n:]] if len(whole) > n else []
-        return self._frames(frames)
-
-    def _frames(self, x: np.ndarray) -> list[Block]:
-        with self._lock:
-            self._raw = np.concatenate([self._raw, x])
-            if len(self._raw) > self._keep:
-                cut = len(self._raw) - self._keep
-                self._raw, self._raw_start = self._raw[cut:], self._raw_start + cut
-            end = self._raw_start + len(self._raw)
-            switch, self._next = self._next, []
-        if switch:       # from the next sample to give out, with the audio kept since then
-            self._seats = switch[-1]
-            self._split = None if self._seats is None else SeatSplitter(
-                self._seats, start=self._emitted, hear=self.hear)
-            if self._split is not None:
-                x = self.audio(self._emitted, end)
-        if self._split is not None:
-            y = self._split.feed(x)
-        else:         # silence, as far as a split would have given out
-            upto = end - SeatSplitter.LAG
-            y = np.zeros((max(0, upto - self._emitted), len(self.channels)), np.float32)
-        if not len(y):
-            return []
-        index, self._emitted = self._emitted, self._emitted + len(y)
-        s = to_int16(y)
-        return [Block(c.index, np.ascontiguousarray(s[:, c.index]), index, RATE, c.player, "array")
-                for c in self.channels]
+    def _splitter(self, seats: SeatMap, start: int) -> SeatSplitter:
+        return SeatSplitter(seats, start=start, hear=self.hear)
 
 
 def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],
@@ -245,17 +134,11 @@ def _hear_name(source: ArraySource, say: Callable[[str], None], name: str,
     """The array's audio of ``name`` saying their name, asked for aloud."""
     for ask in range(ASKS):
         say(sentence("seat-ask" if ask == 0 else "seat-unheard", player=spoken_name(name)))
-        start = source.heard()          # the question has been spoken
-        deadline = time.monotonic() + within
-        while time.monotonic() < deadline:
-            time.sleep(0.1)
-            end = source.heard()
-            # the level is judged against a second before the question too: the quiet
-            lead = int(RATE)
-            a = source.audio(start - lead, end)
-            got = len(a) - (end - start)     # samples of the lead there are
-            runs = [(s, e) for s, e in voice_runs(a, RATE) if s * RATE >= got - 0.05 * RATE]
-            if runs and (end - start) / RATE + got / RATE - runs[0][1] >= QUIET_AFTER:
-                s, e = runs[0]
-                return a[int(s * RATE): int(e * RATE)]
+        # the question has been spoken: the first stretch of voice after it, then a pause
+        heard = hear_answer(source, source.heard(), within,
+                            lambda runs, now: now - runs[0][1] >= QUIET_AFTER)
+        if heard is not None:
+            a, runs = heard
+            s, e = runs[0]
+            return a[int(s * RATE): int(e * RATE)]
     raise SeatsError(f"{name}'s name was not heard: asked {ASKS} times to say \"{name} here\"")

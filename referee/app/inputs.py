@@ -58,15 +58,21 @@ class ListeningError(RefereeError, ValueError):
 
 class Listening:
     """An open recogniser + source + listener. ``events`` is iterated once (in any one
-    thread); ``stop()`` ends it from another; ``clock()`` is the audio clock now. With
+    thread), after :attr:`ask`; ``stop()`` ends it from another; ``clock()`` is the audio
+    clock now. With
     ``changes`` (a queue the microphones put :class:`MicChange` objects in), each mic lost
     or back is among the events, as soon as the next event after it."""
 
     def __init__(self, listener, source, engine: str, changes: queue.SimpleQueue | None = None,
-                 turn: Callable[[Iterator], Iterator] | None = None) -> None:
+                 turn: Callable[[Iterator], Iterator] | None = None,
+                 ask: Callable | None = None) -> None:
         self.listener = listener
         self.source = source
         self.engine = engine
+        self.ask = ask
+        """``ask(voice, notify)``, before the game on one live device (``--array``,
+        ``--one-mic``): who is who, asked aloud with ``voice``; returns what learns it again
+        mid-game ("referee seats"), or None. Raises :class:`ListeningError`."""
         events = listener.events() if turn is None else turn(listener.events())
         self.events: Iterator[Utterance | Heard | MicChange] = (
             events if changes is None else _with_changes(events, changes))
@@ -126,28 +132,34 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
 
 
 def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, start_at: float,
-                    notify: Callable[[str], None] | None):
-    """The one mic of ``audio`` (its voices kept to tell apart) and the turn of the listener's
-    events into the table's (:mod:`referee.app.one_mic`)."""
+                    notify: Callable[[str], None] | None, device: str | None = None,
+                    on_change: Callable | None = None):
+    """The one mic of ``audio``, or without it of the live ``device`` (its voices kept to tell
+    apart), the turn of the listener's events into the table's (:mod:`referee.app.one_mic`),
+    and what asks for the voices before a live game (else None)."""
     from referee.app.journal_file import data_dir
-    from referee.app.one_mic import VoiceTap, attributed, enrol, keep, kept
+    from referee.app.one_mic import VoiceTap, attributed, enrol, kept
     from referee.audio.recording import RecordingSource
     from referee.audio.wav import WavReader
     from referee.hearing.classifier import ClassifierError
     from referee.hearing.overlaps import OverlapCheck
     from referee.hearing.voiceprints import VoicesError
 
+    try:
+        check = OverlapCheck.load()
+    except ClassifierError as e:
+        raise ListeningError(str(e)) from None
+    voices = data_dir() / "voices"
+    known = bool(getattr(args, "known_voices", False))
     if not audio:
-        raise ListeningError("--one-mic hears a recording (--audio FILE.wav) so far: live "
-                             "enrolment is not done yet")
+        return _live_one_mic(args, channels, rate, device, notify, on_change, voices, check)
     f = WavReader(audio)
     f.close()
     if f.channels != 1:
         raise ListeningError(f"--one-mic: {audio} has {f.channels} channels: one mic's "
                              "recording has one")
-    voices = data_dir() / "voices"
     try:
-        if getattr(args, "known_voices", False):
+        if known:
             book, begin = kept(channels, voices), start_at
         else:
             book, spans = enrol(audio, channels, args.enrol_cards)
@@ -156,22 +168,86 @@ def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, sta
     except VoicesError as e:
         raise ListeningError(f"--one-mic: {audio}: {e}") from None
     source = RecordingSource(audio, players=["table"], rate=rate, start=begin)
-    if not getattr(args, "known_voices", False):
-        try:
-            said = f"voices kept in {voices} for later games: {', '.join(keep(book, voices))}"
-        except OSError as e:
-            said = f"voices not kept for later games: {voices}: {e.strerror or e}"
-        if notify is not None:
-            notify("voices learnt: " + ", ".join(f"{n} at {s:.1f} s"
-                                                 for n, s, _ in spans[::args.enrol_cards + 1]))
-            notify(said)
-    try:
-        check = OverlapCheck.load()
-    except ClassifierError as e:
-        raise ListeningError(str(e)) from None
+    if not known and notify is not None:
+        notify("voices learnt: " + ", ".join(f"{n} at {s:.1f} s"
+                                             for n, s, _ in spans[::args.enrol_cards + 1]))
+    if not known:
+        _keep_voices(book, voices, notify)
     tap = VoiceTap(source)
     return tap, lambda events: attributed(events, tap, book, channels, check,
-                                          args.voice_confidence, args.overlap)
+                                          args.voice_confidence, args.overlap), None
+
+
+def _keep_voices(book, voices, notify: Callable[[str], None] | None) -> None:
+    """Each talker's voice written under their name for later games (``--known-voices``)."""
+    from referee.app.one_mic import keep
+
+    try:
+        said = f"voices kept in {voices} for later games: {', '.join(keep(book, voices))}"
+    except OSError as e:
+        said = f"voices not kept for later games: {voices}: {e.strerror or e}"
+    if notify is not None:
+        notify(said)
+
+
+def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
+                  notify: Callable[[str], None] | None, on_change: Callable | None, voices,
+                  check):
+    """``--one-mic`` on a live mic (:mod:`referee.app.one_mic_live`): silent until the
+    voices are learnt, asked aloud (or kept ones, ``--known-voices``)."""
+    from referee.app.live_source import RATE, OneMicSource
+    from referee.app.one_mic import VoiceTap, attributed, kept
+    from referee.app.one_mic_live import voices_by_voice
+    from referee.audio.mic import Input, MicError, MicrophoneSource
+    from referee.hearing.voiceprints import VoicesError
+
+    if rate != RATE:
+        raise ListeningError(f"--one-mic hears voices at {RATE} Hz; the recogniser hears at {rate}")
+    book = None
+    if getattr(args, "known_voices", False):
+        try:
+            book = kept(channels, voices)
+        except VoicesError as e:
+            raise ListeningError(f"--one-mic: {e}") from None
+    try:
+        dev = None if device is None else int(device) if device.isdigit() else device
+
+        def mic_changed(change) -> None:
+            """The mic's device lost or back: every talker's stream with it."""
+            if on_change is not None:
+                for name in channels:
+                    on_change(replace(change, stream=name))
+
+        mic = MicrophoneSource(inputs=[Input(dev, (0,))], rate=RATE, notify=notify,
+                               on_change=mic_changed)
+        source = OneMicSource(mic)
+        source.start()
+    except MicError as e:
+        raise ListeningError(f"--one-mic: {e}") from None
+    if notify is not None:
+        notify(f"one mic ({device or 'default input'}); "
+               + ("the voices kept are used" if book is not None
+                  else "the voices are learnt before the game"))
+    learnt = {"book": book}
+
+    def ask(voice, notify: Callable[[str], None]) -> None:
+        """The voices asked for aloud and kept (none asked for with kept ones); no "seats"."""
+        if learnt["book"] is None:
+            try:
+                learnt["book"] = voices_by_voice(source, voice, channels, args.enrol_cards, notify)
+            except VoicesError as e:
+                raise ListeningError(f"--one-mic: {e}") from None
+            _keep_voices(learnt["book"], voices, notify)
+        else:
+            source.use(True)
+
+    def turn(events):
+        # the voices are learnt (ask) before the events are read
+        yield from attributed(events, tap, learnt["book"], channels, check,
+                              args.voice_confidence, args.overlap)
+
+    tap = VoiceTap(source)
+    return tap, turn, ask
 
 
 def _live_array(channels: list[str], device: str | None, rate: int,
@@ -204,6 +280,23 @@ def _live_array(channels: list[str], device: str | None, rate: int,
         notify(f"array of {mics} channels ({device or 'default input'}); the seats are "
                "learnt before the game")
     return source
+
+
+def _ask_seats(source, channels: list[str]) -> Callable:
+    """``ask(voice, notify)`` for a live array: the seats asked for aloud, then what asks
+    for them again ("referee seats")."""
+    def ask(voice, notify: Callable[[str], None]) -> Callable:
+        from referee.app.array_live import seats_by_voice
+        from referee.hearing.seats import SeatsError
+
+        reseat = seats_by_voice(source, voice, channels, notify)
+        try:
+            reseat(first=True)
+        except SeatsError as e:
+            raise ListeningError(f"--array: {e}") from None
+        return reseat
+
+    return ask
 
 
 def device_list(value: str | list[str] | None, mics: int) -> list[str]:
@@ -241,16 +334,24 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         raise ListeningError(str(e)) from None
     audio = getattr(args, "audio", None)
     changes = turn = None
-    if getattr(args, "one_mic", False):
-        source, turn = _one_mic_source(args, audio, channels, recogniser.rate, start_at, notify)
-    elif getattr(args, "array", False):
+    ask = None
+    one_mic = bool(getattr(args, "one_mic", False))
+    if one_mic or getattr(args, "array", False):
         devices = device_list(getattr(args, "devices", None), 1)
         if len(devices) > 1:
-            raise ListeningError("--array listens to one device: give one --devices")
+            raise ListeningError(f"{'--one-mic' if one_mic else '--array'} listens to one "
+                                 "device: give one --devices")
+        device = devices[0] if devices else None
         changes = None if audio else queue.SimpleQueue()
-        source = _array_source(audio, channels, recogniser.rate, start_at, notify,
-                               devices[0] if devices else None,
-                               None if changes is None else changes.put)
+        on_change = None if changes is None else changes.put
+    if one_mic:
+        source, turn, ask = _one_mic_source(args, audio, channels, recogniser.rate, start_at,
+                                            notify, device, on_change)
+    elif getattr(args, "array", False):
+        source = _array_source(audio, channels, recogniser.rate, start_at, notify, device,
+                               on_change)
+        if not audio:
+            ask = _ask_seats(source, channels)
     elif audio:
         from referee.audio.recording import RecordingSource
 
@@ -290,5 +391,4 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     twins = array and HEAR is not None
     options = {"copy_db": COPY_DB} if array and COPY_DB is not None else {}
     return Listening(Listener(source, recogniser, cancel=not array, twins=twins, **options),
-                     source,
-                     recogniser.description, changes, turn)
+                     source, recogniser.description, changes, turn, ask)

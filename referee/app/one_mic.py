@@ -2,9 +2,10 @@
 (issue 29, mode 2; :mod:`referee.hearing.voiceprints`).
 
 The recording begins with each name of ``--names`` in turn saying "NAME here" and then
-``--enrol-cards`` card names, a pause after each. From those the referee learns a voice
-profile per talker; the game is heard from 0.2 s after the last of them, on one recogniser,
-and each utterance is given to the talker whose voice it is:
+``--enrol-cards`` card names, a pause after each (live, each is asked for them aloud:
+:mod:`referee.app.one_mic_live`). From those the referee learns a voice profile per talker;
+the game is heard from 0.2 s after the last of them, on one recogniser, and each utterance is
+given to the talker whose voice it is:
 
 * sure of one voice (at least ``confident`` likely): that talker's;
 * two voices in it (two calls at once), by the two-voices check
@@ -17,8 +18,8 @@ and each utterance is given to the talker whose voice it is:
   since who said it changes nothing.
 
 Each talker's enrolment is kept under their name in the data directory's ``voices/``; with
-``--known-voices`` a later recording needs none (:func:`keep`, :func:`kept`). Live enrolment
-is not done yet (docs/one-device.md).
+``--known-voices`` a later game needs none (:func:`keep`, :func:`kept`). See
+docs/one-device.md.
 """
 
 from __future__ import annotations

@@ -11,12 +11,15 @@ from referee.cli import UsageError
 def add_arguments(g) -> None:
     """The options, into the argument group ``g``."""
     g.add_argument("--one-mic", action="store_true",
-                   help="the recording is one mic's for the whole table (mono): it begins with "
-                        "each of --names (default: the players) saying \"NAME here\" and "
-                        "--enrol-cards card names in turn, which teaches the referee each voice")
+                   help="one mic hears the whole table (the first channel of the input device, "
+                        "or a mono --audio recording): each of --names (default: the players) "
+                        "says \"NAME here\" and --enrol-cards card names in turn (asked aloud; "
+                        "with --audio, the recording begins so), which teaches the referee "
+                        "each voice")
     g.add_argument("--known-voices", action="store_true",
-                   help="--one-mic: the recording has no enrolment; use the voices kept from "
-                        "earlier --one-mic games of the same names")
+                   help="--one-mic: no enrolment (none asked for, or none at the start of the "
+                        "recording); use the voices kept from earlier --one-mic games of the "
+                        "same names")
     g.add_argument("--enrol-cards", type=int, default=3, metavar="N",
                    help="--one-mic: card names each says after their name (default 3)")
     g.add_argument("--voice-confidence", type=float, default=0.9, metavar="P",
@@ -34,6 +37,8 @@ def check(args: argparse.Namespace) -> None:
         raise UsageError("--one-mic and --array: one device is either one mic or an array")
     if getattr(args, "known_voices", False) and not one:
         raise UsageError("--known-voices is for --one-mic")
+    if one and getattr(args, "channels", None):
+        raise UsageError("--one-mic hears the first channel of one device; --channels picks mics")
     if one and not 0 <= args.voice_confidence <= 1:
         raise UsageError(f"--voice-confidence {args.voice_confidence}: give a probability, 0 to 1")
     if one and not 1 <= args.enrol_cards <= 10:

@@ -76,7 +76,9 @@ one --devices names) is the array; the referee asks each name of --names
 from it, and asks two seats it cannot tell apart to move. "referee seats"
 learns them again mid-game; `referee resume` asks for them again. With
 --audio, the recording begins with each name saying "NAME here" in order
-(docs/one-device.md).
+(docs/one-device.md). One mic for the whole table: --one-mic, the same way,
+each name saying "NAME here" and --enrol-cards card names (their voice);
+--known-voices uses the voices kept from an earlier game instead.
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
@@ -314,18 +316,16 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
         return 2
     screen = table = None
     reseat = None
-    from referee.app.array_live import ArraySource, seats_by_voice
-    if isinstance(listening.source, ArraySource):
-        reseat = seats_by_voice(listening.source, voice, channels,
-                                lambda line: print(f"referee: {line}", file=sys.stderr, flush=True))
+    if listening.ask is not None:       # one live device: who is who, asked aloud first
         try:
-            reseat(first=True)
-        except (RefereeError, KeyboardInterrupt) as e:      # SeatsError
+            reseat = listening.ask(voice, lambda line: print(f"referee: {line}",
+                                                             file=sys.stderr, flush=True))
+        except (RefereeError, KeyboardInterrupt) as e:      # ListeningError
             listening.close()
             voice.close()
             if isinstance(e, KeyboardInterrupt):
                 return 130
-            print(f"referee: --array: {e}", file=sys.stderr)
+            print(f"referee: {e}", file=sys.stderr)
             return 2
     elif getattr(args, "array", False):     # a recording's seats come from its start, once
         def reseat() -> None:

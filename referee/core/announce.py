@@ -93,6 +93,10 @@ TEMPLATES = {
     "seats-learnt": "Seats learnt.",
     "seats-kept": "The seats stay as they were.",
     "no-array": "There is no microphone array to learn seats for.",
+    # One mic for the table (--one-mic): learning the voices
+    "voice-ask": "{player}, please say: {player} here. Then name any {cards}, with a pause after each.",
+    "voice-unheard": "{player}, I did not hear enough of your voice. Please say: {player} here. Then name any {cards}.",
+    "voices-learnt": "Voices learnt.",
     # Swoop
     "say-again": "Say that again.",
 }

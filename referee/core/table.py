@@ -135,6 +135,12 @@ class Table:
                 self.timer.start(self.now + settle)
 
     # --- Input --------------------------------------------------------------
+    def _echo(self, kind: str, said: str, start: float, end: float) -> bool:
+        """Whether what was heard from ``start`` to ``end`` is the referee's own voice."""
+        return bool(self.options.hears_itself and kind != "shout" and self.speaker is not None
+                    and getattr(self.speaker, "echo", None)
+                    and self.speaker.echo(said, start, end) is not None)
+
     def hear(self, event: Utterance | Heard | MicChange | Unattributed) -> None:
         """One event from the listener."""
         if isinstance(event, Heard):
@@ -145,6 +151,10 @@ class Table:
             return
         if isinstance(event, Unattributed):     # one mic: whose voice is not known
             at = round(event.end + self.options.offset, 6)
+            # the referee's own voice is nobody's enrolled voice: no "Who was that?" for it
+            if self._echo(event.kind, event.said, round(event.start + self.options.offset, 6), at):
+                self._note(f"dropped {event.said!r}: the referee's own voice")
+                return
             text = f"not counted: {event.said!r} at {at:.3f} s: whose voice it was is not sure"
             if not (self.reheard and self.reheard.noted(text)):     # not heard again on resume
                 self._note(text)
@@ -160,8 +170,7 @@ class Table:
         # A shout is never taken for the referee's echo: the referee says "Goop!" only once
         # a hand is over, when a shout changes nothing but is still worth journaling (the
         # loser of a shout race). Cards and commands it says are dropped when they echo.
-        if self.options.hears_itself and u.kind != "shout" and self.speaker is not None and \
-                getattr(self.speaker, "echo", None) and self.speaker.echo(u.said, start, end) is not None:
+        if self._echo(u.kind, u.said, start, end):
             self.dropped.append(u)
             self._note(f"dropped {u.said!r} on {stream}'s mic: the referee's own voice")
             return

@@ -343,17 +343,20 @@ def voice_spans(audio: np.ndarray, rate: int, count: int, min_voiced: float = 0.
 
 
 def voice_runs(audio: np.ndarray, rate: int, min_voiced: float = 0.1, gap: float = 0.3,
-               over_db: float = 6.0) -> list[tuple[float, float]]:
+               over_db: float = 6.0, floor: float | None = None) -> list[tuple[float, float]]:
     """Every stretch of voice in ``audio`` (frames, channels), seconds: runs of 10 ms steps
     with a pitch (:func:`referee.hearing.checks.pitch_strength`: clatter and slaps have none)
     ``over_db`` over the recording's median level (babble under the voices has a pitch too),
-    pauses under ``gap`` bridged, at least ``min_voiced`` seconds of pitch, with 50 ms before
-    and 100 ms after."""
+    or over ``floor`` (:func:`quiet_level` of a quiet stretch) when given, pauses under
+    ``gap`` bridged, at least ``min_voiced`` seconds of pitch, with 50 ms before and 100 ms
+    after."""
     a = _float(audio)
     if a.ndim == 1:
         a = a[:, None]
     peak, level = checks.pitch_strength(a[:, 0] * 32768.0, rate)   # its levels are int16's
-    steps = np.flatnonzero((peak > VOICED) & (level > np.median(level) + over_db))
+    if floor is None:
+        floor = float(np.median(level)) if len(level) else 0.0
+    steps = np.flatnonzero((peak > VOICED) & (level > floor + over_db))
     runs: list[list[int]] = []
     for i in steps:
         if runs and i - runs[-1][1] <= gap * 100:
@@ -363,3 +366,11 @@ def voice_runs(audio: np.ndarray, rate: int, min_voiced: float = 0.1, gap: float
             runs.append([i, i, 1])
     return [(max(0, s - 5) / 100, min(len(a) / rate, (e + 10) / 100))
             for s, e, k in runs if k >= min_voiced * 100]
+
+
+def quiet_level(audio: np.ndarray, rate: int) -> float | None:
+    """The median level of ``audio`` (frames, channels) as :func:`voice_runs` measures it:
+    a ``floor`` for it when ``audio`` is quiet. None when it is under 40 ms."""
+    a = _float(audio)
+    _, level = checks.pitch_strength((a if a.ndim == 1 else a[:, 0]) * 32768.0, rate)
+    return float(np.median(level)) if len(level) else None

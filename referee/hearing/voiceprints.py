@@ -37,6 +37,8 @@ CORRELATION = 6.0
 divided by this many frames before they become probabilities."""
 MIN_FRAMES = 8
 """Voiced frames a stretch needs before it is attributed at all."""
+ENOUGH = 100
+"""Voiced frames a talker's enrolment needs (a second of voice)."""
 WINDOW = 16
 """Voiced frames in a window of the two-voices check."""
 SURE = 0.99
@@ -176,7 +178,7 @@ class VoiceBook:
         """Profiles from each talker's voiced frames (:func:`features`)."""
         if len(own) < 2:
             raise VoicesError("voice profiles need at least two talkers")
-        short = [n for n, f in own.items() if len(f) < 100]
+        short = [n for n, f in own.items() if len(f) < ENOUGH]
         if short:
             raise VoicesError(f"too little voice to know {', '.join(short)} by: each says their "
                               "name and a few card names, clearly, in turn")

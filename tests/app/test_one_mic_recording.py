@@ -135,13 +135,20 @@ def test_known_voices_name_whoever_has_none(tmp_path):
     assert "Traceback" not in r.stderr
 
 
-def test_one_mic_without_a_recording_says_it_is_not_done_yet(tmp_path):
-    r = referee("play", "stroop", "--one-mic", "--players", "ann,bob", tmp_path=tmp_path)
-    assert r.returncode == 2
-    assert "--one-mic hears a recording (--audio FILE.wav) so far" in r.stderr
+def test_one_mic_settings_that_do_not_go_together_are_refused(tmp_path):
     r = referee("play", "stroop", "--one-mic", "--voice-confidence", "2", "--players", "ann,bob",
                 tmp_path=tmp_path)
     assert r.returncode == 2 and "--voice-confidence 2.0: give a probability, 0 to 1" in r.stderr
+    r = referee("play", "stroop", "--one-mic", "--channels", "2", "--players", "ann,bob",
+                tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert "--one-mic hears the first channel of one device; --channels picks mics" in r.stderr
+    # live, kept voices are looked for before any device is opened
+    r = referee("play", "stroop", "--one-mic", "--known-voices", "--players", "ann,bob",
+                tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert "referee: --one-mic: no voice kept for ann, bob in" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def test_a_kept_voice_that_is_not_one_is_named(tmp_path):

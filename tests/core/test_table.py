@@ -84,6 +84,28 @@ def test_the_referee_does_not_hear_itself(tmp_path):
     speaker.close()
 
 
+def test_at_one_mic_the_referee_does_not_ask_who_said_its_own_words(tmp_path):
+    from referee.core.events import Unattributed
+
+    deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S")])
+    table, speaker, journal, out, text = make(tmp_path, to=tmp_path / "referee.wav", deck=deck)
+    heard_all(table, 0.5)                       # the deck deals the queen of hearts at 0.5
+    speaker.wait()
+    # the one mic hears the referee saying the card, a voice nobody enrolled: no question
+    table.hear(Unattributed("call", "queen of hearts", 0.6, 1.3))
+    # a player's call whose voice is not sure: asked about
+    table.hear(Unattributed("call", "king of spades", 4.0, 4.5))
+    heard_all(table, 5.0)
+    speaker.wait()
+    said = [s.text for s in speaker.history()]
+    assert said.count("Who was that? Say it again.") == 1, said
+    speaker.close()
+    journal.close()
+    notes = [o["text"] for o in read_journal(journal.path).objects if o["type"] == "note"]
+    assert notes == ["dropped 'queen of hearts': the referee's own voice",
+                     "not counted: 'king of spades' at 4.500 s: whose voice it was is not sure"]
+
+
 def test_virtual_deck_deals_after_a_pause_and_on_timeout(tmp_path):
     deck = VirtualDeck(cards=[Card.parse("QH"), Card.parse("3S"), Card.parse("6D")])
     table, speaker, journal, out, text = make(

@@ -129,3 +129,26 @@ def test_a_live_stream_is_split_block_by_block_as_the_whole_recording(room):
     split = SeatSplitter(seats)
     assert len(split.feed(audio[:4000])) == 4000 - SeatSplitter.LAG
     assert np.abs(seats.separate(audio) - whole).max() < 1e-6
+
+
+def test_an_answer_that_is_mostly_voice_is_found_whole_against_the_quiet_before_it(tmp_path):
+    """Four phrases 0.2 s apart after a second of the room's quiet (one mic): against the
+    answer's own median level, which lies in the voice, the quieter ends of the phrases are
+    lost; against the quiet before it (``floor``) they are kept."""
+    from referee.hearing.seats import quiet_level, voice_runs
+
+    lines, t = [], 1.0
+    for text in ("ann here", "queen of hearts", "two of clubs", "five of spades"):
+        x = said(tmp_path, text, "espeak:en-us+m3")
+        lines.append((210.0, 0.7, x, t))
+        t += len(x) / RATE + 0.2
+    audio, _ = table(lines, mics=1, snr=20.0, seed=3, tail=0.8)
+    quiet, answer = audio[:RATE, 0], audio[RATE:, 0]
+    spoken = t - 0.2 - 1.0
+    floor = quiet_level(quiet, RATE)
+    against_quiet = voice_runs(answer, RATE, floor=floor)
+    against_median = voice_runs(answer, RATE)
+    total = lambda runs: sum(e - s for s, e in runs)      # noqa: E731
+    assert total(against_quiet) >= 0.85 * spoken, (against_quiet, spoken)
+    assert total(against_median) < total(against_quiet) - 0.3, (against_median, against_quiet)
+    assert quiet_level(quiet[:100], RATE) is None           # under one 40 ms window
