@@ -21,7 +21,7 @@ from referee.core.announce import Announcer, deal_sentence, sentence
 from referee.core.cards import Card, DealtTwice
 from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.clock import seconds
-from referee.core.events import (COMMANDS, Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
+from referee.core.events import (Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
                                  Utterance, UtteranceKind, command_name)
 from referee.core.games import goop, gops, gops_talk, make_game, soccer_talk, stroop, swoop, swoop_talk
 from referee.core.games.goop_count import CountDialogue, Say
@@ -31,14 +31,14 @@ from referee.core.games.swoop_events import Paused as SwoopPaused
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.mics import MicChange, MicsOut, mic_words
-from referee.core.numbers import parse_number
 from referee.core.rehear import Reheard
 from referee.core.spoken import spoken_name
 from referee.core.standing import score_sentence, standing, state
 from referee.core.table_options import TableOptions
+from referee.core.table_typed import KEYBOARD, TypedInput
 
-#: The stream of deals the referee makes itself, and of typed input.
-DECK, KEYBOARD = "deck", "keyboard"
+#: The stream of deals the referee makes itself.
+DECK = "deck"
 DEALER = "dealer"
 #: One microphone for the whole table (Swoop: whose turn it is tells who spoke).
 TABLE = "table"
@@ -48,7 +48,7 @@ WAITING_AGAIN = 3.0
 PAUSED = (stroop.Paused, SwoopPaused, GopsPaused, SoccerPaused)
 
 
-class Table:
+class Table(TypedInput):
     """Runs one game at the table. Feed it with :meth:`hear` and :meth:`type`;
     call :meth:`finish` at the end."""
 
@@ -199,43 +199,6 @@ class Table:
         if self.screen is not None:
             self.screen.update(self)
 
-    def type(self, text: str) -> str | None:
-        """Typed input (the dealer's keyboard): a card deals it; a command word
-        runs it. Returns an error message for text that is neither."""
-        name = command_name(text)
-        if name is not None:
-            self._push(KEYBOARD, Command(name, self.now))
-            return None
-        if self.start.game == "swoop":
-            return self._type_swoop(text)
-        if self.talk is not None:
-            said = self.talk.heard(self.game, None, text, self.now)
-            if not said:
-                return f"not a bid, a prize or a command: {text.strip()!r} ({self.talk.hint()})"
-            self._dialogue(said)
-            return None
-        if self.start.game == "soccer":
-            try:
-                self._push(KEYBOARD, soccer_talk.read_typed(self.game, text, self.now))
-            except soccer_talk.PlayError as e:
-                return str(e)
-            return None
-        if isinstance(self.dialogue, CountDialogue) and parse_number(text) is not None:
-            self._dialogue(self.dialogue.heard(None, text, self.now))     # the count, typed
-            return None
-        card = Card.find(text)
-        if card is None:
-            return f"not a card or a command: {text.strip()!r} (commands: {', '.join(COMMANDS)})"
-        if self.start.game != "stroop":
-            return "cards are dealt only in Stroop"
-        if card in self.dealt:
-            self._say(sentence("already-dealt", top_card=card.spoken), at=self.now, urgent=True)
-            return str(DealtTwice(card))
-        if self.deck is not None:
-            self.deck.take(card)       # dealt by hand: the deck never deals it again
-        self._push(KEYBOARD, Deal(card, self.now))
-        return None
-
     def finish(self) -> None:
         """End of input: settle what is open and end the game."""
         if not self.over:
@@ -270,18 +233,6 @@ class Table:
             return Shout(stream, said, start, end)
         if self.start.game == "swoop" and kind == "call":
             return swoop_talk.happening(said, "" if stream in (DEALER, TABLE) else stream, end)
-        return None
-
-    def _type_swoop(self, text: str) -> str | None:
-        """Typed Swoop: a play, or while reports are asked for, a report (see swoop_talk.typed)."""
-        asking = self.dialogue.asking if self.dialogue is not None else None
-        what = swoop_talk.typed(text, self.start.players, self.dialogue is not None, asking, self.now)
-        if isinstance(what, str):
-            return what
-        if what[0] == "report":
-            self._dialogue(self.dialogue.heard(None, what[1], self.now))
-        else:
-            self._push(KEYBOARD, what[1])
         return None
 
     def _push(self, stream: str, happening: Any) -> None:
