@@ -73,6 +73,13 @@ END_OFFSET = {
 }
 
 
+FALLBACK_LATE = 0.08
+"""Seconds: where the edges cannot be seen, or are seen before the recogniser's end (in
+babble at 8-12 dB the walk from the loudest frame can cover one word), the end is the
+recogniser's, which is early (127 ms at the median on the tuning games: it ends before the
+final /z/), moved this much later (docs/timing.md, "Fallback")."""
+
+
 WORD_OFFSETS_PATH = Path(__file__).resolve().parents[2] / "models" / "timing-offsets.json"
 """The same medians per word (``python -m referee.lab.bench.timing_dev --learn-words``): a
 call's start by its rank word ("ace" and "eight" begin on a vowel, sharp, "four", "five"
@@ -217,7 +224,7 @@ class CallTimer:
                  gap: float = 0.2, before: float = 0.2, after: float = 0.3,
                  context: float = 1.5, correct: bool = True, max_earlier: float = 0.2,
                  end_no_earlier: float = 0.0, leaks: LeakModel | None = None,
-                 by_word: bool = True) -> None:
+                 by_word: bool = True, fallback_late: float = FALLBACK_LATE) -> None:
         self.rate, self.channels = rate, channels
         self.leaks = leaks if leaks is not None else LeakModel(rate, channels)
         self.floor_margin, self.gap = floor_margin, gap
@@ -232,6 +239,8 @@ class CallTimer:
         """Seconds: a refined end is never earlier than the recogniser's by more. The
         recogniser ends a call early, if anything (the weak final "s"); an end timed much
         earlier was cut where a neighbour's voice rose (docs/timing.md)."""
+        self.fallback_late = fallback_late
+        """Seconds added to the recogniser's end where it is kept (see :data:`FALLBACK_LATE`)."""
 
     def observe(self, audio: np.ndarray) -> None:
         """Learn the leaks from the next samples (frames, channels)."""
@@ -241,15 +250,17 @@ class CallTimer:
                said: str = "") -> tuple[float, float]:
         """(start, end) seconds of the call heard on ``channel`` from ``start`` to ``end``:
         ``audio`` (frames, channels) holds the stretch around it, its sample 0 at index
-        ``first`` on the shared clock. Unchanged where the edges cannot be seen. ``said``
-        (the words heard) chooses the offsets of its first and last word."""
+        ``first`` on the shared clock. Where the edges cannot be seen, the recogniser's start
+        and its end moved ``fallback_late`` later. ``said`` (the words heard) chooses the
+        offsets of its first and last word."""
         words = said.split()
         r = self.rate
+        fallback = start, end + self.fallback_late
         a0 = int(round((start - self.context) * r)) - first
         b0 = int(round((end + self.after + 0.1) * r)) - first
         a0, b0 = max(0, a0), min(len(audio), b0)
         if b0 - a0 < int(0.1 * r):
-            return start, end
+            return fallback
         x = np.asarray(audio[a0:b0, channel], np.float64)
         y = self.leaks.own(audio[a0:b0], channel)
         t0 = (first + a0) / r  # seconds of y[0]
@@ -296,11 +307,13 @@ class CallTimer:
             starts.append(t0 + a * HOP - (_offset(s_table, da) if self.correct else 0.0))
             ends.append(t0 + b * HOP + FRAME + (_offset(e_table, db) if self.correct else 0.0))
         if not starts:
-            return start, end
+            return fallback
         new_start = max(min(starts), start - self.max_earlier)
-        new_end = max(max(ends), end - self.end_no_earlier)
+        new_end = max(ends)
+        if new_end <= end - self.end_no_earlier:
+            new_end = end - self.end_no_earlier + self.fallback_late
         if new_end <= new_start:
-            return start, end
+            return fallback
         return float(new_start), float(new_end)
 
 

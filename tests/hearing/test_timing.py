@@ -220,3 +220,15 @@ def test_a_call_with_a_long_pause_inside_keeps_its_first_words(tmp_path):
     y2 = place(n, other, 0.5) + place(n, b, at_b)
     voice2 = _voice(y2, RATE, 0, hi, until=until)
     assert voice2 is not None and voice2[0] > at_b - 0.1 and voice2[2] is None, voice2
+
+
+def test_where_no_edge_can_be_seen_the_recognisers_end_is_moved_later():
+    """The recogniser's end is early (before the final /z/): where the timer sees no edge of
+    its own (here, no voice at all on the mic), it keeps the recogniser's start and puts the
+    end ``FALLBACK_LATE`` later; with the fallback off, both are the recogniser's."""
+    from referee.hearing.timing import FALLBACK_LATE, CallTimer
+
+    audio = np.stack([pink(4 * RATE, seed=c) * 0.01 for c in range(2)], axis=1)
+    assert 0.05 <= FALLBACK_LATE <= 0.15
+    assert CallTimer(RATE, 2).refine(audio, 0, 0, 1.0, 2.0) == (1.0, 2.0 + FALLBACK_LATE)
+    assert CallTimer(RATE, 2, fallback_late=0.0).refine(audio, 0, 0, 1.0, 2.0) == (1.0, 2.0)
