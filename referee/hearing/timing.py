@@ -80,6 +80,15 @@ recogniser's, which is early (127 ms at the median on the tuning games: it ends 
 final /z/), moved this much later (docs/timing.md, "Fallback")."""
 
 
+BAND_END_DEPTH = 10.0
+"""dB under the peak: a fricative band's end seen this deep or deeper, and later than the
+whole band's, is the call's end as seen, moved out by the band's own offsets only. The whole
+band's end comes before the final /s/ or /z/ there, and its offset is the median tail of
+the tuning voices' (espeak-ng's, slow), 150-200 ms when seen under 18 dB: far too long
+for a voice whose tail is short, or whose reverberation held the whole band up
+(docs/timing.md, "The fricative band's own end")."""
+
+
 WORD_OFFSETS_PATH = Path(__file__).resolve().parents[2] / "models" / "timing-offsets.json"
 """The same medians per word (``python -m referee.lab.bench.timing_dev --learn-words``): a
 call's start by its rank word ("ace" and "eight" begin on a vowel, sharp, "four", "five"
@@ -176,6 +185,19 @@ def edges(env: np.ndarray, lo: int, hi: int, peak_in: tuple[int, int], floor_mar
     return a, b, peak - float(thr[a]), peak - float(thr[b])
 
 
+def call_end(seen: dict[str, tuple[int, float, float]], band_end_depth: float) -> float:
+    """The call's end from each envelope's (``seen``: name -> its last frame over the
+    threshold, the depth in dB it was seen at, its end moved out to the SPAN_DB point): the
+    latest of the moved ends, since an envelope that loses an edge in the noise sees it early;
+    but where the fricative band saw the final /s/ or /z/ itself, past the whole band's last
+    frame and ``band_end_depth`` dB deep or more, the band's (see :data:`BAND_END_DEPTH`)."""
+    band, broad = seen.get("band"), seen.get("broad")
+    if band is not None and broad is not None and band[0] > broad[0] \
+            and band[1] >= band_end_depth:
+        return band[2]
+    return max(end for _, _, end in seen.values())
+
+
 def _voice(y: np.ndarray, rate: int, lo: int, hi: int, until: int | None = None
            ) -> tuple[float, float, float | None, float] | None:
     """Seconds (in ``y``) of the voiced stretch of ``y``'s frames ``lo`` to ``hi`` (1 ms
@@ -224,7 +246,8 @@ class CallTimer:
                  gap: float = 0.2, before: float = 0.2, after: float = 0.3,
                  context: float = 1.5, correct: bool = True, max_earlier: float = 0.2,
                  end_no_earlier: float = 0.0, leaks: LeakModel | None = None,
-                 by_word: bool = True, fallback_late: float = FALLBACK_LATE) -> None:
+                 by_word: bool = True, fallback_late: float = FALLBACK_LATE,
+                 band_end_depth: float = BAND_END_DEPTH) -> None:
         self.rate, self.channels = rate, channels
         self.leaks = leaks if leaks is not None else LeakModel(rate, channels)
         self.floor_margin, self.gap = floor_margin, gap
@@ -241,6 +264,8 @@ class CallTimer:
         earlier was cut where a neighbour's voice rose (docs/timing.md)."""
         self.fallback_late = fallback_late
         """Seconds added to the recogniser's end where it is kept (see :data:`FALLBACK_LATE`)."""
+        self.band_end_depth = band_end_depth
+        """dB: see :data:`BAND_END_DEPTH`."""
 
     def observe(self, audio: np.ndarray) -> None:
         """Learn the leaks from the next samples (frames, channels)."""
@@ -283,7 +308,8 @@ class CallTimer:
                 # from their loudest frame, the end from the rest's
                 pk_start = (idx(t0 + voice[0]), idx(t0 + voice[2]))
             pk = (max(pk[0], idx(t0 + voice[3])), min(pk[1], idx(t0 + voice[1])))
-        starts, ends = [], []
+        starts = []
+        seen = {}  # envelope -> (its last frame over the threshold, that depth, its end moved out)
         for name, band in (("broad", BROAD), ("band", BAND)):
             env = envelope_db(band_pass(y, r, band), r)
             leak = envelope_db(band_pass(x - y, r, band), r) - LEAK_LEFT_DB
@@ -298,18 +324,19 @@ class CallTimer:
                               self.floor_margin, gap, leak)
                 if first is not None:
                     a, da = first[0], first[2]
-            # each envelope's edges, moved out to the SPAN_DB point; the outermost wins
-            # (an envelope that loses an edge in the noise sees it late, never early)
+            # each envelope's edges, moved out to the SPAN_DB point; the earliest start wins
+            # (an envelope that loses an edge in the noise sees it late), the end: call_end
             s_table = self.words["start"].get(name, {}).get(words[0] if words else "",
                                                             START_OFFSET[name])
             e_table = self.words["end"].get(name, {}).get(words[-1] if words else "",
                                                           END_OFFSET[name])
             starts.append(t0 + a * HOP - (_offset(s_table, da) if self.correct else 0.0))
-            ends.append(t0 + b * HOP + FRAME + (_offset(e_table, db) if self.correct else 0.0))
+            moved = _offset(e_table, db) if self.correct else 0.0
+            seen[name] = (b, db, t0 + b * HOP + FRAME + moved)
         if not starts:
             return fallback
         new_start = max(min(starts), start - self.max_earlier)
-        new_end = max(ends)
+        new_end = call_end(seen, self.band_end_depth)
         if new_end <= end - self.end_no_earlier:
             new_end = end - self.end_no_earlier + self.fallback_late
         if new_end <= new_start:

@@ -232,3 +232,19 @@ def test_where_no_edge_can_be_seen_the_recognisers_end_is_moved_later():
     assert 0.05 <= FALLBACK_LATE <= 0.15
     assert CallTimer(RATE, 2).refine(audio, 0, 0, 1.0, 2.0) == (1.0, 2.0 + FALLBACK_LATE)
     assert CallTimer(RATE, 2, fallback_late=0.0).refine(audio, 0, 0, 1.0, 2.0) == (1.0, 2.0)
+
+
+def test_the_fricative_band_gives_the_end_when_it_saw_the_final_s_itself():
+    """Each envelope's (last frame over its threshold, depth seen at, end moved out): the
+    latest moved end, unless the 3-8 kHz band saw past the whole band's last frame, deep
+    enough: then the band's, not the whole band's guess at a tail it lost."""
+    from referee.hearing.timing import BAND_END_DEPTH, call_end
+
+    broad = (500, 12.0, 0.69)            # seen shallow: a long tail added
+    assert call_end({"broad": broad, "band": (560, 22.0, 0.57)}, BAND_END_DEPTH) == 0.57
+    # the band seen too shallow, or not past the whole band's end: the latest moved end
+    assert call_end({"broad": broad, "band": (560, BAND_END_DEPTH - 1, 0.57)},
+                    BAND_END_DEPTH) == 0.69
+    assert call_end({"broad": broad, "band": (480, 22.0, 0.49)}, BAND_END_DEPTH) == 0.69
+    assert call_end({"broad": (500, 30.0, 0.51), "band": (480, 9.0, 0.55)}, BAND_END_DEPTH) == 0.55
+    assert call_end({"band": (560, 22.0, 0.57)}, BAND_END_DEPTH) == 0.57
