@@ -1,9 +1,11 @@
 """``--one-mic`` and its settings, shared by ``play`` and ``resume`` (issue 29, mode 2; see
-referee/app/one_mic.py): the options, their checks, and how the journal keeps them."""
+referee/app/one_mic.py): the options, their checks, and how the journal keeps them; and
+what "referee seats" does on a recording of one device (``--array`` or ``--one-mic``)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from referee.cli import UsageError
 
@@ -63,3 +65,19 @@ def restore(setup: dict, args: argparse.Namespace) -> None:
         args.voice_confidence = one.get("confidence", args.voice_confidence)
         args.overlap = one.get("overlap", args.overlap)
         args.known_voices = one.get("known_voices", False)
+
+
+def recording_reseat(args: argparse.Namespace):
+    """The "seats" command on a recording of one device (``--array``, ``--one-mic`` with
+    ``--audio``): who is who stays as learnt from its start; said on stderr. None otherwise."""
+    what = ("seats", "array") if getattr(args, "array", False) else \
+        ("voices", "one mic") if getattr(args, "one_mic", False) else None
+    if what is None:
+        return None
+
+    def reseat() -> None:
+        print(f"referee: \"referee seats\" on a recording: its {what[0]} stay those learnt "
+              f"from its start (they are learnt again only on a live {what[1]})",
+              file=sys.stderr, flush=True)
+
+    return reseat

@@ -327,11 +327,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                 return 130
             print(f"referee: {e}", file=sys.stderr)
             return 2
-    elif getattr(args, "array", False):     # a recording's seats come from its start, once
-        def reseat() -> None:
-            print("referee: \"referee seats\" on a recording: its seats stay those learnt "
-                  "from its start (they are learnt again only on a live array)",
-                  file=sys.stderr, flush=True)
+    else:       # a recording's seats or voices come from its start, once
+        reseat = one_mic_options.recording_reseat(args)
     if shown:
         from referee.app.screen import Screen
         screen = Screen()

@@ -99,6 +99,19 @@ def test_names_alone_are_too_little_voice_and_say_so(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+def test_learning_the_voices_again_on_a_recording_is_answered_and_the_game_goes_on(tmp_path):
+    wav = recording(tmp_path, [("dealer", "seven of diamonds"),   # 7D is turned
+                               ("ann", "referee learn our voices"),
+                               ("bob", "queen of hearts"),        # bob miscalls
+                               ("ann", "two of clubs")])          # ann qualifies
+    r = referee("play", "stroop", "--one-mic", "--audio", str(wav), "--names", "dealer,ann,bob",
+                "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "referee: \"referee seats\" on a recording: its voices stay those learnt from its " \
+           "start (they are learnt again only on a live one mic)" in r.stderr, r.stderr
+    assert [(o["top"], o["winner"]) for o in rounds_of(r)] == [("7D", "ann")], r.stdout
+
+
 def test_a_goop_shout_at_one_mic_is_the_shouters(tmp_path):
     wav = recording(tmp_path, [("bob", "goop")], talkers=("ann", "bob"))
     r = referee("play", "goop", "--one-mic", "--audio", str(wav), "--names", "ann,bob",
