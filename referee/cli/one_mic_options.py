@@ -56,15 +56,28 @@ def kept(args: argparse.Namespace) -> dict | None:
             "overlap": args.overlap, "known_voices": bool(args.known_voices)}
 
 
-def restore(setup: dict, args: argparse.Namespace) -> None:
-    """``args`` as the game was started, from a checked ``setup`` (resume)."""
+def deferred(args: argparse.Namespace) -> bool:
+    """``resume``'s ``--known-voices``, taken out of ``args`` before :func:`check`: whether
+    the game was a one-mic game is known only from its journal (:func:`restore`)."""
+    known = bool(getattr(args, "known_voices", False))
+    args.known_voices = False
+    return known
+
+
+def restore(setup: dict, args: argparse.Namespace, known: bool = False) -> None:
+    """``args`` as the game was started, from a checked ``setup`` (resume); ``known``:
+    ``--known-voices`` given to resume (the kept voices, none asked for). Raises
+    :class:`~referee.cli.UsageError` for ``known`` when the game was no one-mic game."""
     one = setup.get("one_mic")
+    if known and not isinstance(one, dict):
+        raise UsageError("--known-voices is for a game played with --one-mic; this one was not")
     if isinstance(one, dict) and not args.one_mic:
         args.one_mic = True
         args.enrol_cards = one.get("enrol_cards", args.enrol_cards)
         args.voice_confidence = one.get("confidence", args.voice_confidence)
         args.overlap = one.get("overlap", args.overlap)
         args.known_voices = one.get("known_voices", False)
+    args.known_voices = bool(args.known_voices or known)
 
 
 def recording_reseat(args: argparse.Namespace):

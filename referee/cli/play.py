@@ -440,6 +440,7 @@ def run_resume(args: argparse.Namespace) -> int:
     if args.settle < 0:
         print(f"referee resume: --settle must be 0 or more seconds, not {args.settle:g}", file=sys.stderr)
         return 2
+    known = one_mic_options.deferred(args)     # --known-voices: checked against the journal
     try:
         mic_channels(args)
     except RefereeError as e:
@@ -462,6 +463,7 @@ def run_resume(args: argparse.Namespace) -> int:
     from referee.app.journal_setup import check_channels, checked_setup
     try:
         setup = checked_setup(path, contents.objects, log.game)
+        one_mic_options.restore(setup, args, known)
         channels = check_channels(_names(args.names) or setup.get("channels")
                                   or list(log.game.players), log.game)
     except RefereeError as e:       # SetupLineError: a field resume cannot use
@@ -472,7 +474,6 @@ def run_resume(args: argparse.Namespace) -> int:
         args.channels = setup.get("mic_channels")
     if setup.get("array") and not args.channels:
         args.array = True       # an array's seats are asked for again (docs/one-device.md)
-    one_mic_options.restore(setup, args)
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))
