@@ -21,7 +21,7 @@ def add_arguments(g) -> None:
     g.add_argument("--known-voices", action="store_true",
                    help="--one-mic: no enrolment (none asked for, or none at the start of the "
                         "recording); use the voices kept from earlier --one-mic games of the "
-                        "same names")
+                        "same names (resume: of a game played with --one-mic)")
     g.add_argument("--enrol-cards", type=int, default=3, metavar="N",
                    help="--one-mic: card names each says after their name (default 3)")
     g.add_argument("--voice-confidence", type=float, default=0.9, metavar="P",

@@ -45,7 +45,7 @@ Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
 and announces each card), a "dealer" channel (the dealer names each card as
 it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
-new-game, end, seats (--array).
+new-game, end, seats or voices (--array, --one-mic).
 
 GOPS: `referee play gops --players ann,bob --setup purple|standard
 [--virtual-prizes]`. A player turns each prize and names it ("green five",
@@ -77,8 +77,8 @@ from it, and asks two seats it cannot tell apart to move. "referee seats"
 learns them again mid-game; `referee resume` asks for them again. With
 --audio, the recording begins with each name saying "NAME here" in order
 (docs/one-device.md). One mic for the whole table: --one-mic, the same way,
-each name saying "NAME here" and --enrol-cards card names (their voice);
---known-voices uses the voices kept from an earlier game instead.
+each name saying "NAME here" and --enrol-cards card names (their voice;
+"referee learn our voices" asks again); --known-voices uses the voices kept.
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
