@@ -197,7 +197,7 @@ def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
     voices are learnt, asked aloud (or kept ones, ``--known-voices``)."""
     from referee.app.live_source import RATE, OneMicSource
     from referee.app.one_mic import VoiceTap, attributed, kept
-    from referee.app.one_mic_live import voices_by_voice
+    from referee.app.one_mic_live import voices_again, voices_by_voice
     from referee.audio.mic import Input, MicError, MicrophoneSource
     from referee.hearing.voiceprints import VoicesError
 
@@ -230,20 +230,26 @@ def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
                   else "the voices are learnt before the game"))
     learnt = {"book": book}
 
-    def ask(voice, notify: Callable[[str], None]) -> None:
-        """The voices asked for aloud and kept (none asked for with kept ones); no "seats"."""
+    def use(book, notify: Callable[[str], None]) -> None:
+        learnt["book"] = book
+        _keep_voices(book, voices, notify)
+
+    def ask(voice, notify: Callable[[str], None]) -> Callable[[], None]:
+        """The voices asked for aloud and kept (none asked for with kept ones); then what
+        asks for them again ("referee seats")."""
         if learnt["book"] is None:
             try:
-                learnt["book"] = voices_by_voice(source, voice, channels, args.enrol_cards, notify)
+                use(voices_by_voice(source, voice, channels, args.enrol_cards, notify), notify)
             except VoicesError as e:
                 raise ListeningError(f"--one-mic: {e}") from None
-            _keep_voices(learnt["book"], voices, notify)
         else:
             source.use(True)
+        return voices_again(source, voice, channels, args.enrol_cards, notify,
+                            lambda book: use(book, notify))
 
     def turn(events):
-        # the voices are learnt (ask) before the events are read
-        yield from attributed(events, tap, learnt["book"], channels, check,
+        # the voices are learnt (ask) before the events are read, and may be learnt again
+        yield from attributed(events, tap, lambda: learnt["book"], channels, check,
                               args.voice_confidence, args.overlap)
 
     tap = VoiceTap(source)

@@ -179,14 +179,17 @@ def heard_by(audio: Callable[[float, float], np.ndarray], book: VoiceBook, check
     return at, check.probability(x * 32768.0)
 
 
-def attributed(events: Iterable, tap: VoiceTap, book: VoiceBook, names: list[str],
-               check: OverlapCheck, confident: float = CONFIDENT, overlap: str = "ask"
-               ) -> Iterator:
+def attributed(events: Iterable, tap: VoiceTap, book: VoiceBook | Callable[[], VoiceBook],
+               names: list[str], check: OverlapCheck, confident: float = CONFIDENT,
+               overlap: str = "ask") -> Iterator:
     """The listener's ``events`` (one stream) as the table's: each watermark for every name,
     each utterance given to a talker (see the module's doc) or turned into an
-    :class:`~referee.core.events.Unattributed`."""
+    :class:`~referee.core.events.Unattributed`. ``book``: the profiles, or what gives the
+    profiles at each utterance (live, they are learnt again on "referee seats")."""
     players = [n for n in names if n != DEALER]
+    profiles = book if callable(book) else lambda: book
     for e in events:
+        book = profiles()
         if isinstance(e, Heard):
             for n in names:
                 yield Heard(n, e.upto)

@@ -8,6 +8,7 @@ and then a few card names, finds their voice in the mic's audio after the questi
 learns the profiles (:meth:`~referee.hearing.voiceprints.VoiceBook.learn` of every answer's
 stretches of voice, as a recording's enrolment does) and lets the mic through. From then on
 each utterance is given to its talker as on a recording (:func:`referee.app.one_mic.attributed`).
+"referee seats" (or "referee learn our voices") asks everyone again (:func:`voices_again`).
 See docs/one-device.md.
 """
 
@@ -69,6 +70,26 @@ def voices_by_voice(source: OneMicSource, voice: Any, names: Sequence[str], card
         voice.wait(30)
 
     return enrol(source, say, names, cards, notify)
+
+
+def voices_again(source: OneMicSource, voice: Any, names: Sequence[str], cards: int,
+                 notify: Callable[[str], None], learnt: Callable[[VoiceBook], None]
+                 ) -> Callable[[], None]:
+    """``revoice()``, for "referee seats" mid-game: every talker asked for their voice again
+    as at the start (:func:`voices_by_voice`; the mic is silence meanwhile, so nothing is
+    judged), the new profiles handed to ``learnt``. When a talker gives too little voice it is
+    said, and the voices learnt before are kept."""
+    def revoice() -> None:
+        try:
+            book = voices_by_voice(source, voice, names, cards, notify)
+        except VoicesError as e:
+            notify(f"voices not learnt again ({e}); the voices as they were")
+            source.use(True)
+            voice.say(sentence("voices-kept"), urgent=True)
+            return
+        learnt(book)
+
+    return revoice
 
 
 def _hear_voice(source: OneMicSource, say: Callable[[str], None], name: str, cards: int,

@@ -1,9 +1,11 @@
 """``--one-mic`` and its settings, shared by ``play`` and ``resume`` (issue 29, mode 2; see
-referee/app/one_mic.py): the options, their checks, and how the journal keeps them."""
+referee/app/one_mic.py): the options, their checks, and how the journal keeps them; and
+what "referee seats" does on a recording of one device (``--array`` or ``--one-mic``)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from referee.cli import UsageError
 
@@ -19,7 +21,7 @@ def add_arguments(g) -> None:
     g.add_argument("--known-voices", action="store_true",
                    help="--one-mic: no enrolment (none asked for, or none at the start of the "
                         "recording); use the voices kept from earlier --one-mic games of the "
-                        "same names")
+                        "same names (resume: of a game played with --one-mic)")
     g.add_argument("--enrol-cards", type=int, default=3, metavar="N",
                    help="--one-mic: card names each says after their name (default 3)")
     g.add_argument("--voice-confidence", type=float, default=0.9, metavar="P",
@@ -54,12 +56,41 @@ def kept(args: argparse.Namespace) -> dict | None:
             "overlap": args.overlap, "known_voices": bool(args.known_voices)}
 
 
-def restore(setup: dict, args: argparse.Namespace) -> None:
-    """``args`` as the game was started, from a checked ``setup`` (resume)."""
+def deferred(args: argparse.Namespace) -> bool:
+    """``resume``'s ``--known-voices``, taken out of ``args`` before :func:`check`: whether
+    the game was a one-mic game is known only from its journal (:func:`restore`)."""
+    known = bool(getattr(args, "known_voices", False))
+    args.known_voices = False
+    return known
+
+
+def restore(setup: dict, args: argparse.Namespace, known: bool = False) -> None:
+    """``args`` as the game was started, from a checked ``setup`` (resume); ``known``:
+    ``--known-voices`` given to resume (the kept voices, none asked for). Raises
+    :class:`~referee.cli.UsageError` for ``known`` when the game was no one-mic game."""
     one = setup.get("one_mic")
+    if known and not isinstance(one, dict):
+        raise UsageError("--known-voices is for a game played with --one-mic; this one was not")
     if isinstance(one, dict) and not args.one_mic:
         args.one_mic = True
         args.enrol_cards = one.get("enrol_cards", args.enrol_cards)
         args.voice_confidence = one.get("confidence", args.voice_confidence)
         args.overlap = one.get("overlap", args.overlap)
         args.known_voices = one.get("known_voices", False)
+    args.known_voices = bool(args.known_voices or known)
+
+
+def recording_reseat(args: argparse.Namespace):
+    """The "seats" command on a recording of one device (``--array``, ``--one-mic`` with
+    ``--audio``): who is who stays as learnt from its start; said on stderr. None otherwise."""
+    what = ("seats", "array") if getattr(args, "array", False) else \
+        ("voices", "one mic") if getattr(args, "one_mic", False) else None
+    if what is None:
+        return None
+
+    def reseat() -> None:
+        print(f"referee: \"referee seats\" on a recording: its {what[0]} stay those learnt "
+              f"from its start (they are learnt again only on a live {what[1]})",
+              file=sys.stderr, flush=True)
+
+    return reseat

@@ -45,7 +45,7 @@ Stroop needs cards dealt: --virtual-deck (the referee shuffles its own deck
 and announces each card), a "dealer" channel (the dealer names each card as
 it is turned), or the dealer types each card (QH, 10d, "queen of hearts")
 and Enter. Typed commands work too: score, repeat, undo, pause, resume,
-new-game, end, seats (--array).
+new-game, end, seats or voices (--array, --one-mic).
 
 GOPS: `referee play gops --players ann,bob --setup purple|standard
 [--virtual-prizes]`. A player turns each prize and names it ("green five",
@@ -77,8 +77,8 @@ from it, and asks two seats it cannot tell apart to move. "referee seats"
 learns them again mid-game; `referee resume` asks for them again. With
 --audio, the recording begins with each name saying "NAME here" in order
 (docs/one-device.md). One mic for the whole table: --one-mic, the same way,
-each name saying "NAME here" and --enrol-cards card names (their voice);
---known-voices uses the voices kept from an earlier game instead.
+each name saying "NAME here" and --enrol-cards card names (their voice;
+"referee learn our voices" asks again); --known-voices uses the voices kept.
 
 Every event and verdict is journaled (fsynced per line) in the data
 directory ($REFEREE_DATA, else ~/.local/share/referee/games).
@@ -327,11 +327,8 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
                 return 130
             print(f"referee: {e}", file=sys.stderr)
             return 2
-    elif getattr(args, "array", False):     # a recording's seats come from its start, once
-        def reseat() -> None:
-            print("referee: \"referee seats\" on a recording: its seats stay those learnt "
-                  "from its start (they are learnt again only on a live array)",
-                  file=sys.stderr, flush=True)
+    else:       # a recording's seats or voices come from its start, once
+        reseat = one_mic_options.recording_reseat(args)
     if shown:
         from referee.app.screen import Screen
         screen = Screen()
@@ -443,6 +440,7 @@ def run_resume(args: argparse.Namespace) -> int:
     if args.settle < 0:
         print(f"referee resume: --settle must be 0 or more seconds, not {args.settle:g}", file=sys.stderr)
         return 2
+    known = one_mic_options.deferred(args)     # --known-voices: checked against the journal
     try:
         mic_channels(args)
     except RefereeError as e:
@@ -465,6 +463,7 @@ def run_resume(args: argparse.Namespace) -> int:
     from referee.app.journal_setup import check_channels, checked_setup
     try:
         setup = checked_setup(path, contents.objects, log.game)
+        one_mic_options.restore(setup, args, known)
         channels = check_channels(_names(args.names) or setup.get("channels")
                                   or list(log.game.players), log.game)
     except RefereeError as e:       # SetupLineError: a field resume cannot use
@@ -475,7 +474,6 @@ def run_resume(args: argparse.Namespace) -> int:
         args.channels = setup.get("mic_channels")
     if setup.get("array") and not args.channels:
         args.array = True       # an array's seats are asked for again (docs/one-device.md)
-    one_mic_options.restore(setup, args)
     deck = None
     if setup.get("virtual_deck"):
         deck = VirtualDeck(setup.get("seed"))

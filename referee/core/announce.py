@@ -92,11 +92,13 @@ TEMPLATES = {
     "seats-too-close": "{players}, I cannot tell your seats apart. One of you please take another seat, then say your names again.",
     "seats-learnt": "Seats learnt.",
     "seats-kept": "The seats stay as they were.",
-    "no-array": "There is no microphone array to learn seats for.",
+    # "referee seats" without a live array or one live mic
+    "nothing-to-learn": "There are no seats or voices to learn with these microphones.",
     # One mic for the table (--one-mic): learning the voices
     "voice-ask": "{player}, please say: {player} here. Then name any {cards}, with a pause after each.",
     "voice-unheard": "{player}, I did not hear enough of your voice. Please say: {player} here. Then name any {cards}.",
     "voices-learnt": "Voices learnt.",
+    "voices-kept": "The voices stay as they were.",
     # Swoop
     "say-again": "Say that again.",
 }

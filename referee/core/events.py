@@ -86,7 +86,8 @@ class Tally:
 COMMANDS = ("score", "repeat", "undo", "pause", "resume", "new-game", "end", "seats")
 
 #: Other ways to say a command -> its name.
-COMMAND_ALIASES = {"end game": "end", "end-game": "end", "new game": "new-game", "scores": "score"}
+COMMAND_ALIASES = {"end game": "end", "end-game": "end", "new game": "new-game", "scores": "score",
+                   "voices": "seats"}
 
 
 def command_name(text: str) -> str | None:

@@ -75,8 +75,8 @@ class Table(TypedInput):
         ``new_game``: called for the "new game" command, returns the new game's
         journal (its game line written) and virtual deck (or None); without it
         "new game" only ends the game. ``reseat``: called for the "seats" command, learns
-        the seats of a mic array again (the game as it stands); without it the table says
-        there is no array."""
+        the seats of a mic array or the voices at one mic again (the game as it stands);
+        without it the table says there are none to learn."""
         self.start = start
         self.game = make_game(start)
         self.channels = list(channels)
@@ -355,7 +355,7 @@ class Table(TypedInput):
             self._say(" ".join(state(self.game, self.dialogue, dealer=self.deck is None)), at=self.now)
         elif name == "seats":
             if self.reseat is None:
-                self._say(sentence("no-array"), at=self.now)
+                self._say(sentence("nothing-to-learn"), at=self.now)
             else:
                 self.reseat()
         elif name == "new-game":

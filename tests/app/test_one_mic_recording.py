@@ -99,6 +99,19 @@ def test_names_alone_are_too_little_voice_and_say_so(tmp_path):
     assert "Traceback" not in r.stderr
 
 
+def test_learning_the_voices_again_on_a_recording_is_answered_and_the_game_goes_on(tmp_path):
+    wav = recording(tmp_path, [("dealer", "seven of diamonds"),   # 7D is turned
+                               ("ann", "referee learn our voices"),
+                               ("bob", "queen of hearts"),        # bob miscalls
+                               ("ann", "two of clubs")])          # ann qualifies
+    r = referee("play", "stroop", "--one-mic", "--audio", str(wav), "--names", "dealer,ann,bob",
+                "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "referee: \"referee seats\" on a recording: its voices stay those learnt from its " \
+           "start (they are learnt again only on a live one mic)" in r.stderr, r.stderr
+    assert [(o["top"], o["winner"]) for o in rounds_of(r)] == [("7D", "ann")], r.stdout
+
+
 def test_a_goop_shout_at_one_mic_is_the_shouters(tmp_path):
     wav = recording(tmp_path, [("bob", "goop")], talkers=("ann", "bob"))
     r = referee("play", "goop", "--one-mic", "--audio", str(wav), "--names", "ann,bob",
@@ -159,3 +172,29 @@ def test_a_kept_voice_that_is_not_one_is_named(tmp_path):
     (tmp_path / "bob.npz").write_text("not a voice")
     with pytest.raises(VoicesError, match="no voice kept for ann, bob, ../etc in"):
         kept(["ann", "bob", "../etc"], tmp_path)
+
+
+def _journal(data, setup):
+    from referee.app.journal_file import JournalFile
+
+    journal = JournalFile.new("stroop", folder=data / "games")
+    journal.append({"type": "game", "game": "stroop", "players": ["ann", "bob"],
+                    "setup": {"channels": ["dealer", "ann", "bob"], **setup}})
+    journal.close()
+    return journal.path
+
+
+def test_resume_takes_known_voices_for_a_one_mic_game_only(tmp_path):
+    one_mic = {"enrol_cards": 3, "confidence": 0.9, "overlap": "ask", "known_voices": False}
+    path = _journal(tmp_path / "data", {"one_mic": one_mic})
+    r = referee("resume", "--known-voices", str(path), tmp_path=tmp_path)
+    # taken: the kept voices are looked for (none here), before any device is opened
+    assert r.returncode == 2, r.stderr
+    assert "referee: --one-mic: no voice kept for dealer, ann, bob in" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    path.unlink()
+    path = _journal(tmp_path / "data", {})
+    r = referee("resume", "--known-voices", str(path), tmp_path=tmp_path)
+    assert r.returncode == 2
+    assert r.stderr == ("referee resume: --known-voices is for a game played with --one-mic; "
+                        "this one was not\n"), r.stderr

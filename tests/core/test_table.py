@@ -139,6 +139,30 @@ def test_typed_cards_and_commands(tmp_path):
     assert said[-1] == "Ann has zero, Bob has zero."
 
 
+def test_seats_learns_who_is_who_again_by_the_shell_or_says_there_is_nothing_to_learn(tmp_path):
+    asked = []
+    table, speaker, journal, out, text = make(tmp_path, reseat=lambda: asked.append(table.now))
+    table.hear(utter(None, "jack of clubs", 0.0, 0.5))
+    table.hear(utter("ann", "seats", 1.0, 1.5, kind="command"))   # "referee learn our voices"
+    heard_all(table, 2.0)
+    assert len(asked) == 1
+    table.type("voices")              # typed: "voices" (one mic) is "seats" (an array)
+    table.type("seats")
+    assert len(asked) == 3
+    table.hear(utter("bob", "queen of hearts", 3.0, 3.5))
+    heard_all(table, 4.0)
+    table.finish()
+    speaker.close()
+    assert [o["winner"] for o in map(json.loads, out.getvalue().splitlines())
+            if o.get("type") == "round"] == ["bob"]       # the game goes on where it stood
+    table2, speaker2, *_ = make(tmp_path / "2")
+    table2.type("voices")
+    heard_all(table2, 1.0)
+    speaker2.close()
+    assert [s.text for s in speaker2.history()] == [
+        "There are no seats or voices to learn with these microphones."]
+
+
 def test_commands_by_voice_and_quiet_verbosity(tmp_path):
     table, speaker, journal, out, text = make(tmp_path, announcer=Announcer("verbose", scores_every=0))
     table.hear(utter(None, "jack of clubs", 0.0, 0.5))

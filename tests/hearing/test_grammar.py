@@ -89,6 +89,10 @@ def test_commands_are_ones_the_table_knows(g):
     assert g.match("referee undo").said == "undo"
     assert g.match("referee end game").said == "end"
     assert g.match("score") is None  # one short word is too easy to say in passing
+    # seats at an array, voices at one mic: one command that learns who is who again
+    for said in ("referee seats", "referee learn the seats", "referee learn our voices"):
+        assert g.match(said) == Match("command", "seats", said), said
+    assert g.match("learn our voices") is None and g.match("our voices") is None
 
 
 def test_numbers_and_corrections_parse_as_counts(g):

@@ -5,7 +5,8 @@ sound played into a mono null sink whose monitor is the referee's only input dev
 learns their voices, and referees rounds said from the seats with the real PocketSphinx, each
 call given to its talker by the voice; killed, ``referee resume`` asks for the voices again
 (and again of a talker who gave too little).
-With ``--known-voices`` (kept from a recording's enrolment) nobody is asked."""
+With ``--known-voices`` (kept from a recording's enrolment) nobody is asked, until "referee
+learn our voices" asks everyone again mid-game."""
 
 from __future__ import annotations
 
@@ -51,14 +52,16 @@ class Room:
         write_wav(path, audio, RATE)
         self.pulse.play(path, SINK)
 
-    def answer(self, ref: Referee, who: str, count: int = 1, cards: bool = True) -> None:
-        """``who`` is asked, then says their name and three cards (or only the name), 0.6 s
-        apart."""
+    def answer(self, ref: Referee, who: str, count: int = 1, cards: int = 3,
+               speaker: str | None = None) -> None:
+        """``who`` is asked, then says their name and ``cards`` cards, 0.6 s apart (in the
+        voice and from the seat of ``speaker``, default ``who``)."""
         ref.wait_err(f"listening for {who}:", 60, count)
+        speaker = speaker or who
         lines, t = [], 0.0
-        for text in (f"{who} here", *(CARDS[who] if cards else ())):
-            lines.append((who, text, t))
-            t += len(said(self.tmp, text, TALKERS[who][1])) / RATE + 0.6
+        for text in (f"{who} here", *CARDS[who][:cards]):
+            lines.append((speaker, text, t))
+            t += len(said(self.tmp, text, TALKERS[speaker][1])) / RATE + 0.6
         self.play(lines)
 
 
@@ -121,7 +124,7 @@ def test_a_stroop_game_refereed_live_at_one_mic_then_resumed(pulse, tmp_path):
     ref2 = Referee("resume", *args, data=data)
     try:
         room.answer(ref2, "dealer")
-        room.answer(ref2, "ann", cards=False)
+        room.answer(ref2, "ann", cards=0)
         ref2.wait_err("Ann, I did not hear enough of your voice.", 30)
         room.answer(ref2, "ann", count=2)
         room.answer(ref2, "bob")
@@ -188,18 +191,31 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
     _, lines = journal_lines(data)
     assert [(o["round"], o["player"]) for o in lines if o["type"] == "out"] == [(1, "bob")], lines
 
-    # Goop on the same kept voices: bob shouts
+    # Goop on the same kept voices; "referee learn our voices": ann and bob are asked again
+    # and answer in each other's voice (from each other's seat), so only the new profiles
+    # give bob's voice to ann; then bob's voice shouts
     for f in (data / "games").iterdir():
         f.unlink()
+    kept = {n: (data / "voices" / f"{n}.npz").read_bytes() for n in ("ann", "bob")}
     ref = Referee("play", "goop", "--names", "ann,bob", "--one-mic", "--known-voices",
-                  "--devices", SINK, "--json", "--speak-to", "text", "--engine", "pocketsphinx",
-                  data=data)
+                  "--enrol-cards", "2", "--devices", SINK, "--json", "--speak-to", "text",
+                  "--engine", "pocketsphinx", data=data)
     try:
         ref.wait_err("referee: journal ", 60)
+        time.sleep(0.5)
+        room.play([("ann", "referee learn our voices", 0.0)])
+        room.answer(ref, "ann", cards=2, speaker="bob")
+        room.answer(ref, "bob", cards=2, speaker="ann")
+        ref.wait_err("Voices learnt.", 30)
         time.sleep(0.5)
         room.play([("bob", "goop", 0.0)])
         gooped = ref.wait_objects("gooped", 1, 20)[0]
     finally:
         ref.kill()
     assert "Traceback" not in ref.stderr, ref.stderr
-    assert gooped["goopers"] == ["bob"], (gooped, ref.stderr)
+    assert gooped["goopers"] == ["ann"], (gooped, ref.stderr)
+    assert all((data / "voices" / f"{n}.npz").read_bytes() != kept[n] for n in kept)
+    _, lines = journal_lines(data)
+    # nothing of the answers was taken for the game: the command (and its turn), the shout
+    assert [o["type"] for o in lines[1:4]] == ["command", "asked", "shout"], lines
+    assert lines[1]["command"] == "seats", lines
