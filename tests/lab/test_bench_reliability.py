@@ -66,3 +66,22 @@ def test_the_long_file_is_the_game_then_quiet_noise_written_a_block_at_a_time(tm
     level = 10 * np.log10(np.mean(rest ** 2, axis=0))
     assert np.all(np.abs(level - NOISE_DBFS) < 1.5), level
     assert abs(np.corrcoef(rest[:, 0], rest[:, 1])[0, 1]) < 0.05   # each mic its own noise
+
+
+def test_a_mic_more_than_the_game_has_hears_the_others_leaked(tmp_path):
+    import numpy as np
+
+    from referee.audio.wav import WavReader, write_wav
+    from referee.lab.bench.kill_resume import LEAK
+    from referee.lab.bench.long_file import padded
+
+    rate = 16000
+    game = np.random.default_rng(4).uniform(-0.3, 0.3, (rate, 3))
+    write_wav(tmp_path / "game.wav", game, rate)
+    r = WavReader(padded(tmp_path / "game.wav", tmp_path / "four.wav", 0.05, mics=4))
+    try:
+        x = r.read_pcm16(0, rate).astype(float)
+        assert r.channels == 4
+    finally:
+        r.close()
+    assert np.allclose(x[:, 3], np.clip(x[:, :3].sum(axis=1) * LEAK, -32768, 32767), atol=1.5)

@@ -4,9 +4,10 @@ file. The recording is streamed a block at a time, so the long file must cost no
 the short one beyond what its longer journal and clock need (issue 31: within 50 MB for two
 hours against two minutes).
 
-The file is the short recorded Stroop game of :mod:`.kill_resume` (its 4 rounds), then
-quiet room noise (pink, 60 dB under full scale, each mic its own) up to the length asked:
-what a table's mics pick up once the players have gone quiet. Both runs must give the same
+The file is the short recorded Stroop game of :mod:`.kill_resume` (its 4 rounds) on four
+mics, as the issue asks (a fourth player who says nothing: their mic hears the others'
+leaks), then quiet room noise (pink, 60 dB under full scale, each mic its own) up to the
+length asked: what a table's mics pick up once the players have gone quiet. Both runs must give the same
 rounds and scores, or the long one lost something.
 """
 
@@ -51,14 +52,23 @@ class Run:
     """The final scores, from its journal."""
 
 
-def padded(game: Path, out: Path, minutes: float, seed: int = 1) -> Path:
-    """``game`` then quiet noise, ``minutes`` long in all, written a block at a time."""
+def padded(game: Path, out: Path, minutes: float, seed: int = 1, mics: int = 0) -> Path:
+    """``game`` then quiet noise, ``minutes`` long in all, written a block at a time; with
+    ``mics`` more than the game's channels, the extra mics hear the game's voices leaked
+    (:data:`~referee.lab.bench.kill_resume.LEAK` of each) and say nothing."""
+    from referee.lab.bench.kill_resume import LEAK
+
     src = WavReader(game)
     try:
         rate, channels, frames = src.rate, src.channels, src.frames
         head = src.read_pcm16(0, frames)
     finally:
         src.close()
+    if mics > channels:
+        extra = np.clip(head.astype(np.float64).sum(axis=1) * LEAK, -32768, 32767)
+        head = np.concatenate([head, np.repeat(extra[:, None], mics - channels, axis=1)
+                               .astype(np.int16)], axis=1)
+        channels = mics
     total = int(minutes * 60 * rate)
     rng = np.random.default_rng(seed)
     level = 10 ** (NOISE_DBFS / 20)
@@ -102,11 +112,12 @@ def _journal(data: Path) -> tuple[list, dict]:
 
 def long_file(work: Path, game: Path, names: str, short: float = 2.0, long: float = 120.0,
               log=lambda line: None) -> tuple[Run, Run]:
-    """The short and the long run (``short`` and ``long`` minutes); each file is removed
-    once played."""
+    """The short and the long run (``short`` and ``long`` minutes), a mic per name of
+    ``names``; each file is removed once played."""
     out = []
     for minutes in (short, long):
-        wav = padded(game, work / f"padded-{minutes:g}min.wav", minutes)
+        wav = padded(game, work / f"padded-{minutes:g}min.wav", minutes,
+                     mics=len(names.split(",")))
         log(f"{minutes:g} minutes: {wav.stat().st_size / 1e6:.0f} MB written; playing it")
         out.append(play(wav, names, work / f"data-{minutes:g}min", minutes))
         wav.unlink()

@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         "live-kills": lambda: _live_kills(work, args.live_kills, args.seed, log),
         "fuzz": lambda: _fuzz(args.fuzz, args.seed, log),
         "long": lambda: _long(wav, CHANNELS.split(","), args.hours, log),
-        "long-file": lambda: _long_file(work, wav, CHANNELS, args.hours, log),
+        "long-file": lambda: _long_file(work, wav, CHANNELS + ",cai", args.hours, log),
     }
     done = {}
     for part in parts:
@@ -278,8 +278,9 @@ def _long_file(work: Path, wav: Path, names: str, hours: float, log) -> list[str
                             log=lambda x: log(f"long file: {x}"))
     grew = long.peak_mb - short.peak_mb
     same = (short.rounds, short.scores) == (long.rounds, long.scores) and short.rounds
-    L = [f"`referee play stroop --audio` on the recorded game of the kill runs (3 mics, 4 "
-         f"rounds), padded with quiet room noise (pink, 60 dB under full scale) to "
+    L = [f"`referee play stroop --audio` on the recorded game of the kill runs (4 rounds; "
+         f"{len(names.split(','))} mics, the last one's player saying nothing), padded with "
+         f"quiet room noise (pink, 60 dB under full scale) to "
          f"{short.minutes:g} minutes and to {long.minutes:g} minutes; the peak resident memory "
          f"of the whole `referee play` process:", "",
          "| Recording | Peak memory (MB) | Wall time (s) | Exit status | Rounds |",
