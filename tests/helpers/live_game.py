@@ -180,3 +180,30 @@ def speech_spans(x: np.ndarray, rate: int = RATE, threshold: float = 0.01,
         else:
             spans.append([t, t + hop])
     return [(a, b) for a, b in spans]
+
+
+def deals(data) -> list[str]:
+    return [json.loads(x)["card"] for f in data.rglob("*.jsonl")
+            for x in f.read_text().splitlines() if '"type":"deal"' in x]
+
+
+def stroop_round(room, ref: Referee, data, deal: str, calls, n: int) -> tuple[dict, bool]:
+    """On a table heard by one device (``room.play(lines)`` says [(who, text, at)] into
+    it): the dealer names ``deal`` (typed if the recogniser misses it, as a dealer would);
+    then the ``calls``; waits for round object ``n``. Returns it and whether the deal was
+    typed."""
+    before = len(deals(data))
+    room.play([("dealer", deal, 0.0)])
+    from referee.core.cards import Card
+
+    card = str(Card.find(deal))
+    deadline = time.monotonic() + 2.5
+    while time.monotonic() < deadline and len(deals(data)) == before:
+        time.sleep(0.05)
+    typed = len(deals(data)) == before
+    if typed:
+        ref.type(card)
+        time.sleep(0.5)
+    assert deals(data)[-1] == card, ref.stderr
+    room.play(calls)
+    return ref.wait_objects("round", n, 25)[n - 1], typed

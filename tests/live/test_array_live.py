@@ -15,10 +15,9 @@ import numpy as np
 import pytest
 
 from array_room import RATE, said, table
-from live_game import VOICES, Referee, journal_lines
+from live_game import VOICES, Referee, journal_lines, stroop_round
 
 from referee.audio.wav import write_wav
-from referee.core.cards import Card
 
 pytest.importorskip("pyroomacoustics")
 
@@ -64,29 +63,6 @@ def asked(ref: Referee, who: str, count: int = 1, timeout: float = 30.0) -> None
     name = who.capitalize()
     ref.wait_err(f"{name}, please say: {name} here.", timeout, count)
     time.sleep(2.6)          # the line is printed as the question begins to be spoken
-
-
-def deals(data) -> list[str]:
-    return [json.loads(x)["card"] for f in data.rglob("*.jsonl")
-            for x in f.read_text().splitlines() if '"type":"deal"' in x]
-
-
-def stroop_round(room: Room, ref: Referee, data, deal: str, calls, n: int) -> tuple[dict, bool]:
-    """The dealer names ``deal`` (typed if the recogniser misses it, as a dealer would);
-    then the ``calls`` [(who, text, at)]; waits for round object ``n``."""
-    before = len(deals(data))
-    room.play([("dealer", deal, 0.0)])
-    card = str(Card.find(deal))
-    deadline = time.monotonic() + 2.5
-    while time.monotonic() < deadline and len(deals(data)) == before:
-        time.sleep(0.05)
-    typed = len(deals(data)) == before
-    if typed:
-        ref.type(card)
-        time.sleep(0.5)
-    assert deals(data)[-1] == card, ref.stderr
-    room.play(calls)
-    return ref.wait_objects("round", n, 25)[n - 1], typed
 
 
 def test_a_one_channel_device_is_no_array(pulse, tmp_path):

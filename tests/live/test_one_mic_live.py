@@ -16,10 +16,9 @@ import time
 import pytest
 
 from array_room import RATE, said, table
-from live_game import Referee, journal_lines
+from live_game import Referee, journal_lines, stroop_round
 
 from referee.audio.wav import write_wav
-from referee.core.cards import Card
 
 pytest.importorskip("pyroomacoustics")
 
@@ -65,28 +64,6 @@ class Room:
         self.play(lines)
 
 
-def deals(data) -> list[str]:
-    return [json.loads(x)["card"] for f in data.rglob("*.jsonl")
-            for x in f.read_text().splitlines() if '"type":"deal"' in x]
-
-
-def stroop_round(room: Room, ref: Referee, data, deal: str, calls, n: int) -> dict:
-    """The dealer names ``deal`` (typed if the recogniser misses it, as a dealer would);
-    then the ``calls`` [(who, text, at)]; round object ``n``."""
-    before = len(deals(data))
-    room.play([("dealer", deal, 0.0)])
-    card = str(Card.find(deal))
-    deadline = time.monotonic() + 2.5
-    while time.monotonic() < deadline and len(deals(data)) == before:
-        time.sleep(0.05)
-    if len(deals(data)) == before:
-        ref.type(card)
-        time.sleep(0.5)
-    assert deals(data)[-1] == card, ref.stderr
-    room.play(calls)
-    return ref.wait_objects("round", n, 25)[n - 1]
-
-
 @pytest.mark.slow
 def test_a_stroop_game_refereed_live_at_one_mic_then_resumed(pulse, tmp_path):
     data = tmp_path / "data"
@@ -102,11 +79,11 @@ def test_a_stroop_game_refereed_live_at_one_mic_then_resumed(pulse, tmp_path):
         ref.wait_err("Voices learnt.", 30)
         time.sleep(0.5)
         # 7D: bob names a court card (out), ann a good card
-        r1 = stroop_round(room, ref, data, "seven of diamonds",
+        r1, _ = stroop_round(room, ref, data, "seven of diamonds",
                           [("bob", "queen of hearts", 0.0), ("ann", "two of clubs", 2.0)], 1)
         time.sleep(1.0)
         # 6C: ann names a black card (out), bob a red number
-        r2 = stroop_round(room, ref, data, "six of clubs",
+        r2, _ = stroop_round(room, ref, data, "six of clubs",
                           [("ann", "three of clubs", 0.0), ("bob", "ten of diamonds", 2.0)], 2)
         time.sleep(1.0)
     finally:
@@ -132,7 +109,7 @@ def test_a_stroop_game_refereed_live_at_one_mic_then_resumed(pulse, tmp_path):
         ref2.wait_err("Resuming.", 20)
         time.sleep(0.5)
         # 9H: bob alone
-        r3 = stroop_round(room, ref2, data, "nine of hearts", [("bob", "two of clubs", 0.0)], 1)
+        r3, _ = stroop_round(room, ref2, data, "nine of hearts", [("bob", "two of clubs", 0.0)], 1)
         time.sleep(1.0)
         ref2.type("end")
         final = ref2.wait_objects("final", 1, 20)[0]
@@ -177,7 +154,7 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
     try:
         ref.wait_err("referee: journal ", 60)
         time.sleep(0.5)
-        r1 = stroop_round(room, ref, data, "seven of diamonds",
+        r1, _ = stroop_round(room, ref, data, "seven of diamonds",
                           [("bob", "queen of hearts", 0.0), ("ann", "two of clubs", 2.0)], 1)
         ref.type("end")
         ref.wait_objects("final", 1, 20)
