@@ -278,3 +278,25 @@ def test_the_data_command_leaves_a_family_out_of_the_speech_babble_and_leaks(tmp
         spoken = {str(v) for v in z["voices"] if v}
     assert spoken and not [v for v in spoken if v.startswith("flite:")]
     assert spoken <= {v.id for v in voices.training_voices("flite")}
+
+
+def test_the_number_checks_plan_says_every_count_answer_and_none_of_the_benchmarks_talk():
+    from referee.core.numbers import parse_number
+    from referee.lab.bench.numbers_bench import NEGATIVES
+    from referee.lab.train import numbers
+
+    jobs = numbers.plan(per_number=3, others=300, seed=4, vocode=0.25)
+    answers = [j for j in jobs if j.label != OTHER]
+    assert len(answers) == 53 * 3 and {j.label for j in answers} == set(numbers.CLASSES) - {OTHER}
+    for j in answers:       # "no fifteen", "seven cards", "none": each labelled with its number
+        assert parse_number(j.text).value == parse_number(j.label).value, j.text
+    assert any(parse_number(j.text).correction for j in answers)
+    talk = [j.text.lower() for j in jobs if j.label == OTHER]
+    assert len(talk) == 300 and sum(any(w in t.split() for w in ("one", "two", "three", "four",
+                                                                   "five", "six", "seven", "ten"))
+                                    for t in talk) > 50
+    bench = {t.lower() for split in NEGATIVES.values() for t in split}
+    assert not bench & set(talk)
+    held = {v.id for v in corpus.VOICES if v.split == "held-out"}
+    assert not [j for j in jobs if j.voice.id in held]
+    assert any(j.vocoded for j in jobs)

@@ -5,8 +5,9 @@
                                  [--talk-after F] [--near F] [--leave-out FAMILY]
     python -m referee.lab.train tails [the options of data]
     python -m referee.lab.train overlaps [the options of data] [--reverb F]
+    python -m referee.lab.train numbers [--per-number N] [--others N] [--seed S] [--out FILE]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
-                                 [--init MODEL --lr RATE] [--suits | --overlaps]
+                                 [--init MODEL --lr RATE] [--suits | --overlaps | --numbers]
 
 ``tails`` makes the suit check's examples (the ends of the same utterances,
 see referee/train/tails.py); ``fit --suits`` fits the suit check from them
@@ -14,6 +15,9 @@ see referee/train/tails.py); ``fit --suits`` fits the suit check from them
 ``overlaps`` makes the two-voices check's (the same utterances alone and with a second
 voice at once, see referee/lab/train/overlaps.py); ``fit --overlaps`` fits it (default
 --out models/overlaps.npz, --data ~/.cache/referee/train/overlaps.npz).
+``numbers`` makes the number check's (the Goop count's answers and talk that is none, see
+referee/lab/train/numbers.py); ``fit --numbers`` fits it (default --out models/numbers.npz,
+--data ~/.cache/referee/train/numbers.npz).
 """
 
 from __future__ import annotations
@@ -40,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     _data_options(o, CACHE / "overlaps.npz")
     o.add_argument("--reverb", type=float, default=0.8,
                    help="share of voices put in a room of their own (default %(default)s)")
+    n = sub.add_parser("numbers", help="synthesise the number check's training data")
+    _data_options(n, CACHE / "numbers.npz")
+    n.add_argument("--per-number", type=int, default=40,
+                   help="answers of each number 0-52 (default %(default)s)")
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+")
     f.add_argument("--out", type=Path)
@@ -51,12 +59,19 @@ def main(argv: list[str] | None = None) -> int:
                    help="fit the suit check (from `tails` data) instead of the phrase classifier")
     f.add_argument("--overlaps", action="store_true",
                    help="fit the two-voices check (from `overlaps` data) instead")
+    f.add_argument("--numbers", action="store_true",
+                   help="fit the number check (from `numbers` data) instead")
     a = ap.parse_args(argv)
     t0 = time.time()
-    if a.what in ("data", "tails", "overlaps"):
+    if a.what in ("data", "tails", "overlaps", "numbers"):
         from referee.lab.train import data
-        jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                          a.diphone, a.talk_after, a.near, a.leave_out)
+        if a.what == "numbers":
+            from referee.lab.train import numbers
+            jobs = numbers.plan(a.per_number, a.others, a.seed, hibari=a.hibari, piper=a.piper,
+                                vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out)
+        else:
+            jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
+                             a.diphone, a.talk_after, a.near, a.leave_out)
         work = None
         if a.what == "tails":
             from referee.lab.train import tails
@@ -74,14 +89,19 @@ def main(argv: list[str] | None = None) -> int:
         from referee.lab.train import fit
         models = Path(__file__).resolve().parents[3] / "models"
         names = None
-        kind = "suits" if a.suits else "overlaps" if a.overlaps else "phrases"
+        kind = "suits" if a.suits else "overlaps" if a.overlaps else \
+            "numbers" if a.numbers else "phrases"
         if a.suits:
             from referee.lab.train.tails import CLASSES
             names = CLASSES
         if a.overlaps:
             from referee.lab.train.overlaps import CLASSES
             names = CLASSES
-        data_file = {"suits": "tails.npz", "overlaps": "overlaps.npz"}.get(kind, "data.npz")
+        if a.numbers:
+            from referee.lab.train.numbers import CLASSES
+            names = CLASSES
+        data_file = {"suits": "tails.npz", "overlaps": "overlaps.npz",
+                     "numbers": "numbers.npz"}.get(kind, "data.npz")
         fit.main(a.data or [CACHE / data_file], a.out or models / f"{kind}.npz",
                  a.epochs, a.seed, a.init, a.lr, names)
     return 0

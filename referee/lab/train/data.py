@@ -76,12 +76,6 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
     :func:`~.voices.family`): an espeak-ng voice says what one of its voices would have,
     and every other choice is as in the plan without it."""
     rng = random.Random(seed)
-    voices = training_voices()
-    families = FAMILIES
-    by_family = {f: [v for v in voices if family(v) == f] for f in families}
-    # Voices are drawn as without ``leave_out`` and replaced after, so the draws stay in step.
-    kept = training_voices(leave_out) if leave_out is not None else voices  # checks the name
-    stand_ins = [v for v in kept if family(v) == "espeak-ng"] or kept
     banned = banned_texts() if near > 0 else held_out_texts()
     lines: list[tuple[str, str]] = []
     for text, label in card_texts():
@@ -96,6 +90,21 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
             continue
         lines.append((t, OTHER))
         n += 1
+    return assign(lines, rng, seed, hibari, piper, vocode, diphone, talk_after, leave_out)
+
+
+def assign(lines: list[tuple[str, str]], rng: random.Random, seed: int = 7,
+           hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
+           diphone: float = 0.0, talk_after: float = 0.0, leave_out: str | None = None
+           ) -> list[Job]:
+    """A :class:`Job` for each (text, label) of ``lines``: its voice, rate and pitch
+    drawn from ``rng`` (the shares as :func:`plan` says)."""
+    voices = training_voices()
+    families = FAMILIES
+    by_family = {f: [v for v in voices if family(v) == f] for f in families}
+    # Voices are drawn as without ``leave_out`` and replaced after, so the draws stay in step.
+    kept = training_voices(leave_out) if leave_out is not None else voices  # checks the name
+    stand_ins = [v for v in kept if family(v) == "espeak-ng"] or kept
     jobs = []
     for i, (text, label) in enumerate(lines):
         rest = (1.0 - hibari - piper - diphone) / 0.85
