@@ -8,9 +8,11 @@ import dataclasses
 import numpy as np
 
 from referee.core.events import CALLS_AND_SHOUTS
+from referee.core.numbers import number_words, parse_number
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine.base import EngineError
-from referee.hearing.grammar import Grammar
+from referee.hearing.grammar import Grammar, Match
+from referee.hearing.number_check import TOP, NumberCheck
 from referee.hearing.suits import SuitCheck
 
 #: Calls and shouts must be voiced (have a pitch) for at least this many 10 ms
@@ -60,6 +62,12 @@ class Backing:
     """Seconds a partial call's sound may last, at most."""
     partial_outside: float = 0.03
     """Seconds of voiced sound a partial call may leave outside it."""
+    number_take: float | None = 0.5
+    """The number check's bar for its own number over the decoder's (None: never)."""
+    number_support: float | None = 0.02
+    """Under this from the number check, the decoder's number is not believed."""
+    number_alone: float | None = 0.7
+    """The number check's bar for a number where the decoder read no phrase (None: never)."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -101,18 +109,32 @@ class Backed:
     classifier gives it ``sure`` or more. A card call, whoever found it, must
     end with its suit word as the suit check hears it (``suits``: True for
     the one in models/, a path, a loaded one, or False for none; it must give
-    the suit ``suit_bar`` or more, see :meth:`suit_holds`). These settings
-    are the engine's ``backing`` (:class:`Backing`)."""
+    the suit ``suit_bar`` or more, see :meth:`suit_holds`). Where the Goop
+    count's numbers are listened for, the number check weighs the decoder's
+    number (:meth:`number_heard`) and may find one the decoder did not read
+    (:meth:`number_alone`). These settings are the engine's ``backing``
+    (:class:`Backing`)."""
 
     name = "backed"
     rate = 16000
     grammar: Grammar
 
     def _back(self, classifier: PhraseClassifier | str | bool, suits: SuitCheck | str | bool,
-              backing: Backing) -> None:
-        """Load the classifier and the suit check (see :class:`Backed`) and keep
-        ``backing``, the settings that say when each is believed."""
+              backing: Backing, numbers: NumberCheck | str | bool = True) -> None:
+        """Load the classifier, the suit check and (where numbers are listened for) the
+        number check (see :class:`Backed`) and keep ``backing``, the settings that say
+        when each is believed."""
         self.backing = backing
+        #: The number check (see :mod:`referee.hearing.number_check`), or None.
+        self.numbers = None
+        # The count's answers (0-52) only: Swoop's totals (0-199) are not what it knows.
+        if "number" in self.grammar.kinds and self.grammar.name == "table" \
+                and numbers not in (False, None):
+            try:
+                self.numbers = numbers if isinstance(numbers, NumberCheck) else \
+                    NumberCheck.load(None if numbers is True else numbers)
+            except ClassifierError as e:
+                raise EngineError(str(e)) from None
         self.classifier = self._load_classifier(classifier)
         #: The kind of each of the classifier's phrases in this grammar (None: not in it).
         self.phrase_kinds = {} if self.classifier is None else {
@@ -144,6 +166,40 @@ class Backed:
         doubt = max((v for name, v in probs.items() if name != OTHER), default=0.0)
         return doubt < self.backing.partial_doubt
 
+    def number_heard(self, m: Match | None, samples: np.ndarray) -> Match | None:
+        """The number the decoder read (``m``, a match of kind ``number``) weighed
+        against the number check on the segment's ``samples``: the check's own
+        number when it gives that ``number_take`` or more ("fourteen" read as
+        "forty"), None when it gives the decoder's under ``number_support`` (talk
+        forced onto a number), else ``m``. A correction stays one. Anything
+        but a number, or with no number check, is ``m`` as it is."""
+        if self.numbers is None or m is None or m.kind != "number":
+            return m
+        read = parse_number(m.said)
+        if read is None or read.value > TOP:
+            return m
+        p = self.numbers.probabilities(samples)
+        best = max(p, key=p.get)
+        take, support = self.backing.number_take, self.backing.number_support
+        if best is not None and best != read.value and take is not None and p[best] >= take:
+            return self.grammar.match(("no " if read.correction else "") + number_words(best))
+        if support is not None and p.get(read.value, 0.0) < support:
+            return None
+        return m
+
+    def number_alone(self, samples: np.ndarray) -> tuple[Match, float] | None:
+        """The number the number check gives ``number_alone`` or more in a segment
+        (``samples``) where the decoder read no phrase, with its probability; None
+        when it is not that sure, or there is no number check."""
+        if self.numbers is None or self.backing.number_alone is None:
+            return None
+        p = self.numbers.probabilities(samples)
+        best = max(p, key=p.get)
+        if best is None or p[best] < self.backing.number_alone:
+            return None
+        m = self.grammar.match(number_words(best))
+        return None if m is None or m.kind != "number" else (m, p[best])
+
     def suit_holds(self, said: str, kind: str, samples: np.ndarray, end: float) -> bool:
         """Whether a call ``said`` that ends ``end`` seconds into ``samples``
         ends with its suit word, as the suit check hears it (it gives that
@@ -169,6 +225,8 @@ class Backed:
             out += f" + phrase classifier ({self.classifier.path})"
             if self.suits is not None:
                 out += f" + suit check ({self.suits.path})"
+        if self.numbers is not None:
+            out += f" + number check ({self.numbers.path})"
         model = getattr(self, "model_path", None)
         return out + (f"; model {model}" if model else "")
 

@@ -18,6 +18,7 @@ from referee.hearing.engine.base import DEFAULT_KINDS, EngineError
 from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.features import HOP
 from referee.hearing.grammar import Grammar
+from referee.hearing.number_check import NumberCheck
 from referee.hearing.suits import SuitCheck
 
 #: The phones of the CMU US English model, for the garbage loop.
@@ -53,7 +54,10 @@ class PocketSphinx(Backed):
     at ``pause_accept`` and PocketSphinx's call needing ``pause_support`` from
     it; see :class:`SegmentStream`). Anything else (commands,
     numbers, what it is unsure of) is PocketSphinx's, except that a call or
-    shout the classifier gives less than ``support`` is not believed. A call
+    shout the classifier gives less than ``support`` is not believed, and that
+    the Goop count's numbers are weighed against the number check (``numbers``:
+    True for the one in models/, a path, a loaded one, or False for none; see
+    :meth:`Backed.number_heard` and :meth:`Backed.number_alone`). A call
     or shout must be voiced for :data:`MIN_VOICED_RUN` steps, or for
     :data:`SURE_VOICED_RUN` when the classifier gives it ``sure`` or more.
     (Those bars are the settings of ``backing``, a :class:`Backing`; each may
@@ -83,7 +87,8 @@ class PocketSphinx(Backed):
                  reject_addressed: float | None = -8.0,
                  max_pause: int = 10, denoise: float | None = 1.0,
                  classifier: PhraseClassifier | str | bool = True,
-                 suits: SuitCheck | str | bool = True, backing: Backing = BACKING,
+                 suits: SuitCheck | str | bool = True,
+                 numbers: NumberCheck | str | bool = True, backing: Backing = BACKING,
                  reject_partial: float | None = -17.0,
                  reject_of: float | None = -2.5,
                  partial_agree: bool = True, of_fallback: bool = True,
@@ -162,7 +167,7 @@ class PocketSphinx(Backed):
         self._Decoder = Decoder
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
-        self._back(classifier, suits, backing)
+        self._back(classifier, suits, backing, numbers)
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its

@@ -11,7 +11,7 @@ import numpy as np
 from referee.core.events import CALLS_AND_SHOUTS, Utterance, UtteranceKind
 from referee.hearing import checks
 from referee.hearing.classifier import OTHER
-from referee.hearing.engine.backing import Backed
+from referee.hearing.engine.backing import MIN_VOICED_RUN, Backed
 from referee.hearing.engine.base import _as_int16
 from referee.hearing.features import HOP, WINDOW, normalise, raw_log_mel
 from referee.hearing.segmenter import Segment, Segmenter
@@ -19,6 +19,9 @@ from referee.hearing.segmenter import Segment, Segmenter
 #: The kinds that must be voiced (see :meth:`Backed.min_voiced_run`): every
 #: word of a call, a shout or a partial call has a vowel.
 VOICED_KINDS = CALLS_AND_SHOUTS | {UtteranceKind.PARTIAL}
+
+#: Seconds an answer the number check hears alone may last ("forty seven cards" does).
+MAX_NUMBER = 1.6
 
 #: dB under its loudest 10 ms where a phrase the classifier heard begins and ends.
 CLASSIFIED_SPAN_DB = 25.0
@@ -358,6 +361,23 @@ class SegmentStream:
         heard = self._decode(Segment(x, first, speech))
         return [u for u in heard if u.kind != "unknown"]
 
+    def _number_alone(self, seg) -> list[Utterance]:
+        """The number the number check is sure of in a segment where the decoder read
+        no phrase (see :meth:`Backed.number_alone`), if its loud part lasts at most
+        :data:`MAX_NUMBER` seconds and is voiced as a call must be."""
+        eng, rate = self.engine, self.engine.rate
+        found = eng.number_alone(seg.samples)
+        if found is None:
+            return []
+        a, b = checks.trim(seg.samples, rate, (seg.speech_first - seg.first) / rate,
+                           len(seg.samples) / rate)
+        if b - a > MAX_NUMBER or checks.voiced_run(
+                seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
+            return []
+        t0 = self.start + seg.first / rate
+        return [Utterance("number", found[0].said, float(t0 + a), float(t0 + b),
+                          round(found[1], 3), self.channel, self.player, self.source)]
+
     def _voiced(self, x: np.ndarray, a: float, b: float, q: float) -> bool:
         """Whether ``x`` between ``a`` and ``b`` seconds is voiced long enough for
         a call or shout the classifier gives probability ``q``."""
@@ -398,12 +418,18 @@ class SegmentStream:
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
         text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel,
                                        probs)
+        said = " ".join(w for w, _, _ in words)
+        m = eng.grammar.match(said) if words else None
+        if m is None and not pause and getattr(eng, "numbers", None) is not None:
+            alone = self._number_alone(seg)
+            if alone:
+                return alone
         if not words:
             return []
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
         start, end = float(t0 + a), float(t0 + b)
-        said = " ".join(w for w, _, _ in words)
-        m = eng.grammar.match(said)
+        if m is not None and m.kind == "number":
+            m = eng.number_heard(m, seg.samples)  # "forty" that was "fourteen"
         outside = eng.backing.partial_outside if m is not None and m.kind == "partial" \
             else eng.backing.max_outside
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \
