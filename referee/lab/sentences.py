@@ -122,3 +122,12 @@ BABBLE = {
         "they moved to a bigger flat in town", "could you open the window",
     ),
 }
+
+#: Table talk with number words that is no answer to the Goop count (``referee bench
+#: --numbers``; held-out voices say other sentences).
+NUMBER_TALK = {
+    "tuning": ("I had three of those", "give me two minutes", "one more round please",
+               "we need ten more points", "it is five past nine", "twenty questions"),
+    "held-out": ("seven is my lucky number", "back in five", "three cheers for that",
+                 "about a dozen of them", "the first one to fifty", "it took forty seconds"),
+}

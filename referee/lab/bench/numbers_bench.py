@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from referee.core.numbers import number_words, parse_number
-from referee.lab import mixing
+from referee.lab import mixing, sentences
 from referee.lab.bench import corpus, phrase_run
 from referee.lab.bench import metrics as M
 from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, SPLITS, _fmt_rate, _table
@@ -36,12 +36,7 @@ CORRECTION_WORDINGS = {"tuning": ("no {w}", "correction {w}"),
                        "held-out": ("correction {w}", "no {w}")}
 
 #: Table talk with number words that is no answer (held-out voices say other sentences).
-NEGATIVES = {
-    "tuning": ("I had three of those", "give me two minutes", "one more round please",
-               "we need ten more points", "it is five past nine", "twenty questions"),
-    "held-out": ("seven is my lucky number", "back in five", "three cheers for that",
-                 "about a dozen of them", "the first one to fifty", "it took forty seconds"),
-}
+NEGATIVES = sentences.NUMBER_TALK
 
 
 def plan(seed: int = 1) -> list[corpus.Item]:

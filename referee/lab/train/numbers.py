@@ -10,7 +10,7 @@ fifteen"), each labelled with its number's words, and talk labelled ``other``: e
 with number words in it ("we need four more chairs"), card calls, "goop" and commands. They are
 planned, synthesised and mixed as the phrase classifier's are (:func:`.data.assign`,
 :func:`.data.mixes`), by training voices only, and no sentence of the numbers benchmark's is
-said (:data:`~referee.lab.bench.numbers_bench.NEGATIVES`).
+said (:data:`~referee.lab.sentences.NUMBER_TALK`).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import random
 
 from referee.core.numbers import number_words
 from referee.hearing.classifier import OTHER
+from referee.lab import sentences
 from referee.lab.train import data
 from referee.lab.train.texts import COMMANDS, DECOYS, EVERYDAY, card_texts
 
@@ -66,8 +67,7 @@ def talk(rng: random.Random) -> str:
 def plan(per_number: int = 40, others: int = 1500, seed: int = 7, **shares) -> list[data.Job]:
     """``per_number`` answers of each number 0..52 and ``others`` items of talk, with voices
     drawn as :func:`.data.assign` draws them (``shares``: its shares of voices)."""
-    from referee.lab.bench.numbers_bench import NEGATIVES
-    banned = {t.lower() for split in NEGATIVES.values() for t in split}
+    banned = {t.lower() for split in sentences.NUMBER_TALK.values() for t in split}
     rng = random.Random(seed)
     lines = [(answer(v, rng), number_words(v)) for v in range(TOP + 1)
              for _ in range(per_number)]
