@@ -282,7 +282,7 @@ def test_the_data_command_leaves_a_family_out_of_the_speech_babble_and_leaks(tmp
 
 def test_the_number_checks_plan_says_every_count_answer_and_none_of_the_benchmarks_talk():
     from referee.core.numbers import parse_number
-    from referee.lab.bench.numbers_bench import NEGATIVES
+    from referee.lab import sentences
     from referee.lab.train import numbers
 
     jobs = numbers.plan(per_number=3, others=300, seed=4, vocode=0.25)
@@ -295,8 +295,30 @@ def test_the_number_checks_plan_says_every_count_answer_and_none_of_the_benchmar
     assert len(talk) == 300 and sum(any(w in t.split() for w in ("one", "two", "three", "four",
                                                                    "five", "six", "seven", "ten"))
                                     for t in talk) > 50
-    bench = {t.lower() for split in NEGATIVES.values() for t in split}
+    bench = {t.lower() for split in sentences.NUMBER_TALK.values() for t in split}
     assert not bench & set(talk)
     held = {v.id for v in corpus.VOICES if v.split == "held-out"}
     assert not [j for j in jobs if j.voice.id in held]
     assert any(j.vocoded for j in jobs)
+
+
+def test_the_partial_checks_plan_says_every_partial_call_and_none_of_the_benchmarks_talk():
+    from referee.lab import sentences
+    from referee.lab.train import partials
+
+    jobs = partials.plan(per_partial=2, calls=1, others=300, seed=4)
+    labels = [j.label for j in jobs]
+    assert {lab for lab in labels if lab not in ("call", OTHER)} == set(partials.PARTIALS)
+    grammar = Grammar.load().subset(["call", "partial"])
+    for j in jobs:
+        m = grammar.match(j.text)
+        if j.label == "call":
+            assert m.kind == "call", j.text
+        elif j.label == OTHER:   # talk: never a call or partial call, never the benchmark's
+            assert m is None or m.kind not in ("call", "partial"), j.text
+        else:
+            assert (m.kind, m.said) == ("partial", j.label), j.text
+    talk = {j.text.lower() for j in jobs if j.label == OTHER}
+    assert sum(any(w in t.split() for w in texts.RANKS + texts.SUITS) for t in talk) > 100
+    bench = {t.lower() for split in sentences.PARTIAL_CHATTER.values() for t in split}
+    assert not talk & (bench | texts.banned_texts())

@@ -6,8 +6,9 @@
     python -m referee.lab.train tails [the options of data]
     python -m referee.lab.train overlaps [the options of data] [--reverb F]
     python -m referee.lab.train numbers [--per-number N] [--others N] [--seed S] [--out FILE]
+    python -m referee.lab.train partials [--per-partial N] [--others N] [--seed S] [--out FILE]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
-                                 [--init MODEL --lr RATE] [--suits | --overlaps | --numbers]
+                                 [--init MODEL --lr RATE] [--suits | --overlaps | --numbers | --partials]
 
 ``tails`` makes the suit check's examples (the ends of the same utterances,
 see referee/train/tails.py); ``fit --suits`` fits the suit check from them
@@ -17,7 +18,8 @@ voice at once, see referee/lab/train/overlaps.py); ``fit --overlaps`` fits it (d
 --out models/overlaps.npz, --data ~/.cache/referee/train/overlaps.npz).
 ``numbers`` makes the number check's (the Goop count's answers and talk that is none, see
 referee/lab/train/numbers.py); ``fit --numbers`` fits it (default --out models/numbers.npz,
---data ~/.cache/referee/train/numbers.npz).
+--data ~/.cache/referee/train/numbers.npz). ``partials`` and ``fit --partials``: the same for
+the partial-call check (referee/lab/train/partials.py; models/partials.npz).
 """
 
 from __future__ import annotations
@@ -48,6 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     _data_options(n, CACHE / "numbers.npz")
     n.add_argument("--per-number", type=int, default=40,
                    help="answers of each number 0-52 (default %(default)s)")
+    pc = sub.add_parser("partials", help="synthesise the partial-call check's training data")
+    _data_options(pc, CACHE / "partials.npz")
+    pc.add_argument("--per-partial", type=int, default=40,
+                    help="of each partial call (default %(default)s)")
+    pc.add_argument("--calls", type=int, default=10,
+                    help="of each whole card call (default %(default)s)")
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+")
     f.add_argument("--out", type=Path)
@@ -61,14 +69,21 @@ def main(argv: list[str] | None = None) -> int:
                    help="fit the two-voices check (from `overlaps` data) instead")
     f.add_argument("--numbers", action="store_true",
                    help="fit the number check (from `numbers` data) instead")
+    f.add_argument("--partials", action="store_true",
+                   help="fit the partial-call check (from `partials` data) instead")
     a = ap.parse_args(argv)
     t0 = time.time()
-    if a.what in ("data", "tails", "overlaps", "numbers"):
+    if a.what in ("data", "tails", "overlaps", "numbers", "partials"):
         from referee.lab.train import data
         if a.what == "numbers":
             from referee.lab.train import numbers
             jobs = numbers.plan(a.per_number, a.others, a.seed, hibari=a.hibari, piper=a.piper,
                                 vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out)
+        elif a.what == "partials":
+            from referee.lab.train import partials
+            jobs = partials.plan(a.per_partial, a.calls, a.others, a.seed, hibari=a.hibari,
+                                 piper=a.piper, vocode=a.vocode, diphone=a.diphone,
+                                 leave_out=a.leave_out)
         else:
             jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
                              a.diphone, a.talk_after, a.near, a.leave_out)
@@ -90,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         models = Path(__file__).resolve().parents[3] / "models"
         names = None
         kind = "suits" if a.suits else "overlaps" if a.overlaps else \
-            "numbers" if a.numbers else "phrases"
+            "numbers" if a.numbers else "partials" if a.partials else "phrases"
         if a.suits:
             from referee.lab.train.tails import CLASSES
             names = CLASSES
@@ -100,8 +115,11 @@ def main(argv: list[str] | None = None) -> int:
         if a.numbers:
             from referee.lab.train.numbers import CLASSES
             names = CLASSES
+        if a.partials:
+            from referee.lab.train.partials import CLASSES
+            names = CLASSES
         data_file = {"suits": "tails.npz", "overlaps": "overlaps.npz",
-                     "numbers": "numbers.npz"}.get(kind, "data.npz")
+                     "numbers": "numbers.npz", "partials": "partials.npz"}.get(kind, "data.npz")
         fit.main(a.data or [CACHE / data_file], a.out or models / f"{kind}.npz",
                  a.epochs, a.seed, a.init, a.lr, names)
     return 0
