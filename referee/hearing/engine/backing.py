@@ -13,6 +13,7 @@ from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine.base import EngineError
 from referee.hearing.grammar import Grammar, Match
 from referee.hearing.number_check import TOP, NumberCheck
+from referee.hearing.partial_check import PartialCheck
 from referee.hearing.suits import SuitCheck
 
 #: Calls and shouts must be voiced (have a pitch) for at least this many 10 ms
@@ -62,6 +63,13 @@ class Backing:
     """Seconds a partial call's sound may last, at most."""
     partial_outside: float = 0.03
     """Seconds of voiced sound a partial call may leave outside it."""
+    partial_take: float | None = 0.5
+    """From this on from the partial-call check, the decoder's partial call stands without
+    the decoder's own checks of it (None: never)."""
+    partial_veto: float | None = 0.15
+    """Under this from the partial-call check, the decoder's partial call does not stand."""
+    partial_alone: float | None = 0.8
+    """The partial-call check's bar for a partial call the decoder did not read (None: never)."""
     number_take: float | None = 0.5
     """The number check's bar for its own number over the decoder's (None: never)."""
     number_support: float | None = 0.02
@@ -120,7 +128,8 @@ class Backed:
     grammar: Grammar
 
     def _back(self, classifier: PhraseClassifier | str | bool, suits: SuitCheck | str | bool,
-              backing: Backing, numbers: NumberCheck | str | bool = True) -> None:
+              backing: Backing, numbers: NumberCheck | str | bool = True,
+              partials: PartialCheck | str | bool = True) -> None:
         """Load the classifier, the suit check and (where numbers are listened for) the
         number check (see :class:`Backed`) and keep ``backing``, the settings that say
         when each is believed."""
@@ -133,6 +142,14 @@ class Backed:
             try:
                 self.numbers = numbers if isinstance(numbers, NumberCheck) else \
                     NumberCheck.load(None if numbers is True else numbers)
+            except ClassifierError as e:
+                raise EngineError(str(e)) from None
+        #: The partial-call check (see :mod:`referee.hearing.partial_check`), or None.
+        self.partials = None
+        if "partial" in self.grammar.kinds and partials not in (False, None):
+            try:
+                self.partials = partials if isinstance(partials, PartialCheck) else \
+                    PartialCheck.load(None if partials is True else partials)
             except ClassifierError as e:
                 raise EngineError(str(e)) from None
         self.classifier = self._load_classifier(classifier)
@@ -227,6 +244,8 @@ class Backed:
                 out += f" + suit check ({self.suits.path})"
         if self.numbers is not None:
             out += f" + number check ({self.numbers.path})"
+        if self.partials is not None:
+            out += f" + partial-call check ({self.partials.path})"
         model = getattr(self, "model_path", None)
         return out + (f"; model {model}" if model else "")
 

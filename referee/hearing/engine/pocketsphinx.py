@@ -19,6 +19,7 @@ from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.features import HOP
 from referee.hearing.grammar import Grammar
 from referee.hearing.number_check import NumberCheck
+from referee.hearing.partial_check import PartialCheck
 from referee.hearing.suits import SuitCheck
 
 #: The phones of the CMU US English model, for the garbage loop.
@@ -74,7 +75,10 @@ class PocketSphinx(Backed):
     ``reject_of`` (see :meth:`_tail_score`; without it, the bare rank is what was said, when
     ``of_fallback``), and it passes the checks of
     :meth:`Backed.partial_holds`: talk must not become a miscall
-    (docs/partial-calls.md).
+    (docs/partial-calls.md). The partial-call check (``partials``: True for the one in
+    models/, a path, a loaded one, or False for none) may let a partial call the decoder
+    read stand without those checks, rule it out, or find one the decoder did not read
+    (see :meth:`SegmentStream._partial_weighed`).
     """
 
     name = "pocketsphinx"
@@ -88,7 +92,8 @@ class PocketSphinx(Backed):
                  max_pause: int = 10, denoise: float | None = 1.0,
                  classifier: PhraseClassifier | str | bool = True,
                  suits: SuitCheck | str | bool = True,
-                 numbers: NumberCheck | str | bool = True, backing: Backing = BACKING,
+                 numbers: NumberCheck | str | bool = True,
+                 partials: PartialCheck | str | bool = True, backing: Backing = BACKING,
                  reject_partial: float | None = -17.0,
                  reject_of: float | None = -2.5,
                  partial_agree: bool = True, of_fallback: bool = True,
@@ -167,7 +172,7 @@ class PocketSphinx(Backed):
         self._Decoder = Decoder
         self._decoders: dict[int, object] = {}
         self.decoder = self.decoder_for(0)
-        self._back(classifier, suits, backing, numbers)
+        self._back(classifier, suits, backing, numbers, partials)
 
     def decoder_for(self, channel: int):
         """The decoder of one channel, made on first use. Each channel has its

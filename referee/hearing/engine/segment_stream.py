@@ -378,6 +378,36 @@ class SegmentStream:
         return [Utterance("number", found[0].said, float(t0 + a), float(t0 + b),
                           round(found[1], 3), self.channel, self.player, self.source)]
 
+    def _partial_weighed(self, seg, m, words, probs) -> list[Utterance] | None:
+        """A partial call as the partial-call check weighs it (see :class:`Backing`): the
+        decoder's (``m``) with no more checks of the decoder's when the check gives partial
+        calls ``partial_take`` or more; the check's own where the decoder read no phrase and
+        it gives them ``partial_alone`` or more; nothing ("unknown") where the decoder read
+        one and the check gives them under ``partial_veto``. Either must still be voiced and
+        pass :meth:`Backed.partial_holds` (short, and no whole call by the classifier).
+        None: the check has no say, and the decoder's checks decide."""
+        eng, rate, bk = self.engine, self.engine.rate, self.engine.backing
+        best, q = eng.partials.heard(seg.samples)
+        t0 = self.start + seg.first / rate
+        if m is not None:
+            a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
+            if bk.partial_veto is not None and q < bk.partial_veto:
+                return [Utterance("unknown", " ".join(w for w, _, _ in words), float(t0 + a),
+                                  float(t0 + b), 0.0, self.channel, self.player, self.source)]
+            if bk.partial_take is None or q < bk.partial_take:
+                return None
+            said = m.said
+        else:
+            if bk.partial_alone is None or q < bk.partial_alone:
+                return None
+            a, b = checks.trim(seg.samples, rate, (seg.speech_first - seg.first) / rate,
+                               len(seg.samples) / rate)
+            said = best
+        if not eng.partial_holds(probs, b - a) or not self._voiced(seg.samples, a, b, 0.0):
+            return None
+        return [Utterance("partial", said, float(t0 + a), float(t0 + b), round(q, 3),
+                          self.channel, self.player, self.source)]
+
     def _voiced(self, x: np.ndarray, a: float, b: float, q: float) -> bool:
         """Whether ``x`` between ``a`` and ``b`` seconds is voiced long enough for
         a call or shout the classifier gives probability ``q``."""
@@ -424,6 +454,11 @@ class SegmentStream:
             alone = self._number_alone(seg)
             if alone:
                 return alone
+        if (m is None or m.kind == "partial") and not pause and seg.first != self._rest_of \
+                and getattr(eng, "partials", None) is not None:
+            weighed = self._partial_weighed(seg, m, words, probs)
+            if weighed is not None:
+                return weighed
         if not words:
             return []
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])

@@ -17,6 +17,7 @@ from referee.hearing.engine.base import DEFAULT_KINDS, EngineError, _as_int16
 from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.grammar import Grammar
 from referee.hearing.number_check import NumberCheck
+from referee.hearing.partial_check import PartialCheck
 from referee.hearing.suits import SuitCheck
 
 class Vosk(Backed):
@@ -42,7 +43,8 @@ class Vosk(Backed):
     def __init__(self, grammar: Grammar | None = None, model: str | None = None,
                  min_confidence: float = 0.6, classifier: PhraseClassifier | str | bool = True,
                  suits: SuitCheck | str | bool = True,
-                 numbers: NumberCheck | str | bool = True, backing: Backing = VOSK_BACKING,
+                 numbers: NumberCheck | str | bool = True,
+                 partials: PartialCheck | str | bool = True, backing: Backing = VOSK_BACKING,
                  **settings) -> None:
         path = find_vosk_model(model)
         if path is None:
@@ -74,7 +76,7 @@ class Vosk(Backed):
         backing = backing.with_options(options)
         if options:
             raise TypeError(f"Vosk: unknown settings {', '.join(sorted(options))}")
-        self._back(classifier, suits, backing, numbers)
+        self._back(classifier, suits, backing, numbers, partials)
 
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> SegmentStream | VoskStream:
