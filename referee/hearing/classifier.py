@@ -134,3 +134,21 @@ class PhraseClassifier:
         if self.path is None:
             return "PhraseClassifier(...)"
         return f"PhraseClassifier.load({str(self.path)!r})"
+
+
+def load_check(path: str | Path | None, env: str, default: Path, what: str, train: str,
+               classes: set[str]) -> PhraseClassifier:
+    """A check of the classifier's kind (the suit, number, partial-call and two-voices
+    checks): the model at ``path``, else at ``$env``, else ``default``.
+    :class:`ClassifierError` names the file when it is missing (``train``: the
+    ``referee.lab.train`` step that makes its data, and ``fit --train`` fits it) or its
+    classes are not ``classes`` (``what``: "suit check" ...)."""
+    p = Path(path or os.environ.get(env) or default)
+    if not p.exists():
+        raise ClassifierError(f"{p}: no {what} there (it ships in models/; `python -m "
+                              f"referee.lab.train {train}` and `fit --{train}` rebuild it)")
+    model = PhraseClassifier.load(p)
+    if set(model.classes) != classes:
+        shown = ", ".join(model.classes[:6]) + (", ..." if len(model.classes) > 6 else "")
+        raise ClassifierError(f"{p}: not a {what} (its classes are {shown})")
+    return model

@@ -10,13 +10,12 @@ numbers`` and ``fit --numbers`` rebuild it (figures: docs/model-history.md).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
 from referee.core.numbers import number_words, parse_number
-from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.classifier import OTHER, PhraseClassifier, load_check
 
 TOP = 52
 """The largest number the check knows (a pack's cards)."""
@@ -37,17 +36,9 @@ class NumberCheck:
     @classmethod
     def load(cls, path: str | Path | None = None) -> NumberCheck:
         """The check at ``path``, else at $REFEREE_NUMBERS, else ``models/numbers.npz``;
-        :class:`ClassifierError` names the file when it is not one."""
-        p = Path(path or os.environ.get("REFEREE_NUMBERS") or MODEL_PATH)
-        if not p.exists():
-            raise ClassifierError(f"{p}: no number check there (it ships in models/; `python "
-                                  "-m referee.lab.train numbers` and `fit --numbers` rebuild it)")
-        model = PhraseClassifier.load(p)
-        wanted = {number_words(v) for v in range(TOP + 1)} | {OTHER}
-        if set(model.classes) != wanted:
-            raise ClassifierError(f"{p}: not a number check (its classes are "
-                                  f"{', '.join(model.classes[:6])}...)")
-        return cls(model)
+        :class:`~referee.hearing.classifier.ClassifierError` names the file when it is not one."""
+        return cls(load_check(path, "REFEREE_NUMBERS", MODEL_PATH, "number check", "numbers",
+                              {number_words(v) for v in range(TOP + 1)} | {OTHER}))
 
     def probabilities(self, samples: np.ndarray) -> dict[int | None, float]:
         """Each number's probability (and None's: no number) for int16 ``samples``."""

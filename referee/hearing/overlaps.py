@@ -11,12 +11,11 @@ docs/one-device.md).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
-from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.classifier import OTHER, PhraseClassifier, load_check
 
 TWO = "two voices"
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "overlaps.npz"
@@ -36,16 +35,8 @@ class OverlapCheck:
         """The check at ``path``, else at $REFEREE_OVERLAPS, else ``models/overlaps.npz``;
         :class:`~referee.hearing.classifier.ClassifierError` names the file when it is not
         one."""
-        p = Path(path or os.environ.get("REFEREE_OVERLAPS") or MODEL_PATH)
-        if not p.exists():
-            raise ClassifierError(f"{p}: no two-voices check there (it ships in models/; "
-                                  "`python -m referee.lab.train overlaps` and `fit --overlaps` "
-                                  "rebuild it)")
-        model = PhraseClassifier.load(p)
-        if set(model.classes) != {TWO, OTHER}:
-            raise ClassifierError(f"{p}: not a two-voices check (its classes are "
-                                  f"{', '.join(model.classes)})")
-        return cls(model)
+        return cls(load_check(path, "REFEREE_OVERLAPS", MODEL_PATH, "two-voices check",
+                              "overlaps", {TWO, OTHER}))
 
     def probability(self, samples: np.ndarray) -> float:
         """How likely int16 (or int16-scaled) mono ``samples`` hold two voices."""

@@ -12,13 +12,12 @@ PocketSphinx's reading (see :class:`referee.hearing.engine.segment_stream.Segmen
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
 from referee.core.cards import RANK_WORDS, Suit
-from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.classifier import OTHER, PhraseClassifier, load_check
 
 CALL = "call"
 """The class of every whole card call."""
@@ -41,17 +40,9 @@ class PartialCheck:
     @classmethod
     def load(cls, path: str | Path | None = None) -> PartialCheck:
         """The check at ``path``, else at $REFEREE_PARTIALS, else ``models/partials.npz``;
-        :class:`ClassifierError` names the file when it is not one."""
-        p = Path(path or os.environ.get("REFEREE_PARTIALS") or MODEL_PATH)
-        if not p.exists():
-            raise ClassifierError(f"{p}: no partial-call check there (it ships in models/; "
-                                  "`python -m referee.lab.train partials` and `fit --partials` "
-                                  "rebuild it)")
-        model = PhraseClassifier.load(p)
-        if set(model.classes) != {*PARTIALS, CALL, OTHER}:
-            raise ClassifierError(f"{p}: not a partial-call check (its classes are "
-                                  f"{', '.join(model.classes[:6])}...)")
-        return cls(model)
+        :class:`~referee.hearing.classifier.ClassifierError` names the file when it is not one."""
+        return cls(load_check(path, "REFEREE_PARTIALS", MODEL_PATH, "partial-call check",
+                              "partials", {*PARTIALS, CALL, OTHER}))
 
     def heard(self, samples: np.ndarray) -> tuple[str, float]:
         """For int16 ``samples``: the likeliest partial call, and the probability that the

@@ -13,13 +13,12 @@ call. ``python -m referee.lab.train tails`` and ``fit --suits`` rebuild it (see
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
 from referee.core.cards import Suit
-from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
+from referee.hearing.classifier import OTHER, PhraseClassifier, load_check
 
 TAIL = 0.7
 """Seconds before a call's end that the check hears: its suit word, whole."""
@@ -43,16 +42,9 @@ class SuitCheck:
     @classmethod
     def load(cls, path: str | Path | None = None) -> SuitCheck:
         """The check at ``path``, else at $REFEREE_SUITS, else ``models/suits.npz``;
-        :class:`ClassifierError` names the file when it is not one."""
-        p = Path(path or os.environ.get("REFEREE_SUITS") or MODEL_PATH)
-        if not p.exists():
-            raise ClassifierError(f"{p}: no suit check there (it ships in models/; `python -m "
-                                  "referee.lab.train tails` and `fit --suits` rebuild it)")
-        model = PhraseClassifier.load(p)
-        if not {*SUITS, OTHER} <= set(model.classes):
-            raise ClassifierError(f"{p}: not a suit check (its classes are "
-                                  f"{', '.join(model.classes)})")
-        return cls(model)
+        :class:`~referee.hearing.classifier.ClassifierError` names the file when it is not one."""
+        return cls(load_check(path, "REFEREE_SUITS", MODEL_PATH, "suit check", "tails",
+                              {*SUITS, OTHER}))
 
     def probabilities(self, samples: np.ndarray, end: float, rate: int = 16000
                       ) -> dict[str, float]:
