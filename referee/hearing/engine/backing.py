@@ -134,6 +134,10 @@ class Backed:
         number check (see :class:`Backed`) and keep ``backing``, the settings that say
         when each is believed."""
         self.backing = backing
+        if classifier is False:
+            # The decoder alone: no check of the classifier's kind unless one is named.
+            numbers = False if numbers is True else numbers
+            partials = False if partials is True else partials
         #: The number check (see :mod:`referee.hearing.number_check`), or None.
         self.numbers = None
         # The count's answers (0-52) only: Swoop's totals (0-199) are not what it knows.
