@@ -31,6 +31,7 @@ def test_no_held_out_voice_or_sentence_is_trained_on():
             assert accent not in accents and variant not in variants, v
     banned = texts.held_out_texts()
     assert "jack in the box" in banned and "what's the score" in banned
+    assert "diamonds are trumps" in banned and "back in five" in banned
     jobs = data.plan(per_card=2, goops=20, others=400, seed=3)
     assert not [j for j in jobs if j.text.lower() in banned]
     assert {j.label for j in jobs} >= {"queen of hearts", "goop", OTHER}

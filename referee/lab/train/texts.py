@@ -106,7 +106,8 @@ def held_out_texts() -> set[str]:
     """Sentences of the benchmark's held-out set, never to be trained on."""
     out = set()
     for table in (sentences.CHATTER, sentences.NEAR_MISSES, sentences.BABBLE,
-                  sentences.ADDRESSED, sentences.UNADDRESSED):
+                  sentences.ADDRESSED, sentences.UNADDRESSED, sentences.PARTIAL_CHATTER,
+                  sentences.NUMBER_TALK):
         out |= {t.lower() for t in table["held-out"]}
     out |= {t.lower() for t, _ in sentences.COMMANDS["held-out"]}
     return out
