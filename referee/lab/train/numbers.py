@@ -19,6 +19,7 @@ import random
 
 from referee.core.numbers import number_words
 from referee.hearing.classifier import OTHER
+from referee.hearing.grammar import Grammar
 from referee.lab import sentences
 from referee.lab.train import data
 from referee.lab.train.texts import COMMANDS, DECOYS, EVERYDAY, card_texts
@@ -72,10 +73,11 @@ def plan(per_number: int = 40, others: int = 1500, seed: int = 7, **shares) -> l
     lines = [(answer(v, rng), number_words(v)) for v in range(TOP + 1)
              for _ in range(per_number)]
     n = 0
+    grammar = Grammar.load().subset(["number"])
     while n < others:
         t = talk(rng)
-        if t.lower() in banned:
-            continue
+        if t.lower() in banned or grammar.match(t) is not None:
+            continue  # a bare "two" among the decoys is an answer
         lines.append((t, OTHER))
         n += 1
     return data.assign(lines, rng, seed, **shares)
