@@ -94,6 +94,21 @@ class Backing:
         return dataclasses.replace(self, **mine) if mine else self
 
 
+def _check(kind, given, wanted: bool):
+    """The check of class ``kind`` (the suit, number or partial-call check) as ``given``:
+    True for the one in models/, a path, a loaded one, or False or None for none; None too
+    when it is not ``wanted`` (nothing for it to hear). A file that is no such check is an
+    :class:`EngineError` naming it."""
+    if not wanted or given in (False, None):
+        return None
+    if isinstance(given, kind):
+        return given
+    try:
+        return kind.load(None if given is True else given)
+    except ClassifierError as e:
+        raise EngineError(str(e)) from None
+
+
 #: The backing of PocketSphinx, the engine used unless a Vosk model is found.
 BACKING = Backing()
 
@@ -138,24 +153,12 @@ class Backed:
             # The decoder alone: no check of the classifier's kind unless one is named.
             numbers = False if numbers is True else numbers
             partials = False if partials is True else partials
-        #: The number check (see :mod:`referee.hearing.number_check`), or None.
-        self.numbers = None
-        # The count's answers (0-52) only: Swoop's totals (0-199) are not what it knows.
-        if "number" in self.grammar.kinds and self.grammar.name == "table" \
-                and numbers not in (False, None):
-            try:
-                self.numbers = numbers if isinstance(numbers, NumberCheck) else \
-                    NumberCheck.load(None if numbers is True else numbers)
-            except ClassifierError as e:
-                raise EngineError(str(e)) from None
+        #: The number check (see :mod:`referee.hearing.number_check`), or None: the
+        #: count's answers (0-52) only, Swoop's totals (0-199) are not what it knows.
+        self.numbers = _check(NumberCheck, numbers, "number" in self.grammar.kinds
+                              and self.grammar.name == "table")
         #: The partial-call check (see :mod:`referee.hearing.partial_check`), or None.
-        self.partials = None
-        if "partial" in self.grammar.kinds and partials not in (False, None):
-            try:
-                self.partials = partials if isinstance(partials, PartialCheck) else \
-                    PartialCheck.load(None if partials is True else partials)
-            except ClassifierError as e:
-                raise EngineError(str(e)) from None
+        self.partials = _check(PartialCheck, partials, "partial" in self.grammar.kinds)
         self.classifier = self._load_classifier(classifier)
         #: The kind of each of the classifier's phrases in this grammar (None: not in it).
         self.phrase_kinds = {} if self.classifier is None else {
@@ -165,13 +168,7 @@ class Backed:
             # None of its phrases is one of this grammar's calls or shouts.
             self.classifier, self.phrase_kinds = None, {}
         #: The suit check (see :mod:`.suits`), beside the classifier.
-        self.suits = None
-        if self.classifier is not None and suits not in (False, None):
-            try:
-                self.suits = suits if isinstance(suits, SuitCheck) else \
-                    SuitCheck.load(None if suits is True else suits)
-            except ClassifierError as e:
-                raise EngineError(str(e)) from None
+        self.suits = _check(SuitCheck, suits, self.classifier is not None)
 
     def partial_holds(self, probs: dict[str, float] | None, span: float) -> bool:
         """Whether a partial call the decoder found may
