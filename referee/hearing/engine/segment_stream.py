@@ -366,12 +366,11 @@ class SegmentStream:
         no phrase (see :meth:`Backed.number_alone`), if its loud part lasts at most
         :data:`MAX_NUMBER` seconds and is voiced as a call must be."""
         eng, rate = self.engine, self.engine.rate
+        a, b = self._loud_part(seg)
+        if b - a > MAX_NUMBER:
+            return []  # talk: no need to ask the check
         found = eng.number_alone(seg.samples)
-        if found is None:
-            return []
-        a, b = checks.trim(seg.samples, rate, (seg.speech_first - seg.first) / rate,
-                           len(seg.samples) / rate)
-        if b - a > MAX_NUMBER or checks.voiced_run(
+        if found is None or checks.voiced_run(
                 seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
             return []
         t0 = self.start + seg.first / rate
@@ -387,9 +386,16 @@ class SegmentStream:
         pass :meth:`Backed.partial_holds` (short, and no whole call by the classifier).
         None: the check has no say, and the decoder's checks decide."""
         eng, rate, bk = self.engine, self.engine.rate, self.engine.backing
-        best, q = eng.partials.heard(seg.samples)
         t0 = self.start + seg.first / rate
-        if m is not None:
+        if m is None:
+            a, b = self._loud_part(seg)
+            if bk.partial_alone is None or b - a > bk.partial_span:
+                return None  # too long for a partial call: no need to ask the check
+            said, q = eng.partials.heard(seg.samples)
+            if q < bk.partial_alone:
+                return None
+        else:
+            q = eng.partials.heard(seg.samples)[1]
             a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
             if bk.partial_veto is not None and q < bk.partial_veto:
                 return [Utterance("unknown", " ".join(w for w, _, _ in words), float(t0 + a),
@@ -397,16 +403,17 @@ class SegmentStream:
             if bk.partial_take is None or q < bk.partial_take:
                 return None
             said = m.said
-        else:
-            if bk.partial_alone is None or q < bk.partial_alone:
-                return None
-            a, b = checks.trim(seg.samples, rate, (seg.speech_first - seg.first) / rate,
-                               len(seg.samples) / rate)
-            said = best
         if not eng.partial_holds(probs, b - a) or not self._voiced(seg.samples, a, b, 0.0):
             return None
         return [Utterance("partial", said, float(t0 + a), float(t0 + b), round(q, 3),
                           self.channel, self.player, self.source)]
+
+    def _loud_part(self, seg) -> tuple[float, float]:
+        """Seconds into ``seg`` where its loud part, from where its speech begins, starts
+        and ends (see :func:`checks.trim`)."""
+        rate = self.engine.rate
+        return checks.trim(seg.samples, rate, (seg.speech_first - seg.first) / rate,
+                           len(seg.samples) / rate)
 
     def _voiced(self, x: np.ndarray, a: float, b: float, q: float) -> bool:
         """Whether ``x`` between ``a`` and ``b`` seconds is voiced long enough for
