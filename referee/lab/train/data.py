@@ -125,6 +125,19 @@ def assign(lines: list[tuple[str, str]], rng: random.Random, seed: int = 7,
     return jobs
 
 
+def talk_lines(make, count: int, rng: random.Random, banned: set[str], grammar
+               ) -> list[tuple[str, str]]:
+    """``count`` items of talk made by ``make(rng)``, labelled ``other``: none of ``banned``
+    (lower case) and none ``grammar`` reads as one of its phrases (a bare "two" said as talk
+    would be labelled against what it says)."""
+    out: list[tuple[str, str]] = []
+    while len(out) < count:
+        t = make(rng)
+        if t.lower() not in banned and grammar.match(t) is None:
+            out.append((t, OTHER))
+    return out
+
+
 # Mixing and segmenting -----------------------------------------------------
 
 def _talk_and_leaks(seed: int, leave_out: str | None = None

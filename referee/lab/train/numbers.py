@@ -72,12 +72,5 @@ def plan(per_number: int = 40, others: int = 1500, seed: int = 7, **shares) -> l
     rng = random.Random(seed)
     lines = [(answer(v, rng), number_words(v)) for v in range(TOP + 1)
              for _ in range(per_number)]
-    n = 0
-    grammar = Grammar.load().subset(["number"])
-    while n < others:
-        t = talk(rng)
-        if t.lower() in banned or grammar.match(t) is not None:
-            continue  # a bare "two" among the decoys is an answer
-        lines.append((t, OTHER))
-        n += 1
+    lines += data.talk_lines(talk, others, rng, banned, Grammar.load().subset(["number"]))
     return data.assign(lines, rng, seed, **shares)

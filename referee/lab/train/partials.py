@@ -58,17 +58,10 @@ def plan(per_partial: int = 40, calls: int = 10, others: int = 1500, seed: int =
          **shares) -> list[data.Job]:
     """``per_partial`` of each partial call, ``calls`` of each whole card call, ``others``
     items of talk, with voices drawn as :func:`.data.assign` draws them (``shares``)."""
-    no = banned()
-    grammar = Grammar.load().subset(["call", "partial"])
     rng = random.Random(seed)
     lines = [(p, p) for p in PARTIALS for _ in range(per_partial)]
     lines += [(text, CALL) for text, _ in card_texts() for _ in range(calls)]
-    n = 0
-    while n < others:
-        t = talk(rng)
-        m = grammar.match(t)
-        if t.lower() in no or (m is not None and m.kind in ("call", "partial")):
-            continue  # "king of hearts" from everyday words is a call, a bare "two" a partial
-        lines.append((t, OTHER))
-        n += 1
+    # "king of hearts" made of everyday words is a call, a bare "two" a partial call
+    lines += data.talk_lines(talk, others, rng, banned(),
+                             Grammar.load().subset(["call", "partial"]))
     return data.assign(lines, rng, seed, **shares)
