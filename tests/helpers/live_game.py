@@ -21,6 +21,8 @@ import numpy as np
 
 from speech import synth
 
+from referee.core.cards import Card
+
 RATE = 16000
 VOICES = {"dealer": "espeak:en-us+m3", "ann": "espeak:en-us+f2", "bob": "espeak:en-us+m1",
           "cai": "espeak:en-us+m3"}
@@ -194,8 +196,6 @@ def stroop_round(room, ref: Referee, data, deal: str, calls, n: int) -> tuple[di
     typed."""
     before = len(deals(data))
     room.play([("dealer", deal, 0.0)])
-    from referee.core.cards import Card
-
     card = str(Card.find(deal))
     deadline = time.monotonic() + 2.5
     while time.monotonic() < deadline and len(deals(data)) == before:
