@@ -7,6 +7,8 @@
     python -m referee.lab.train overlaps [the options of data] [--reverb F]
     python -m referee.lab.train numbers [--per-number N] [--others N] [--seed S] [--out FILE]
     python -m referee.lab.train partials [--per-partial N] [--others N] [--seed S] [--out FILE]
+    python -m referee.lab.train edges [--per-card N] [--seed S] [the voice shares of data]
+    python -m referee.lab.train fit-edges [--data FILE ...] [--out models/edges.npz] [--epochs N]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE] [--suits | --overlaps | --numbers | --partials]
 
@@ -19,7 +21,8 @@ voice at once, see referee/lab/train/overlaps.py); ``fit --overlaps`` fits it (d
 ``numbers`` makes the number check's (the Goop count's answers and talk that is none, see
 referee/lab/train/numbers.py); ``fit --numbers`` fits it (default --out models/numbers.npz,
 --data ~/.cache/referee/train/numbers.npz). ``partials`` and ``fit --partials``: the same for
-the partial-call check (referee/lab/train/partials.py; models/partials.npz).
+the partial-call check (referee/lab/train/partials.py; models/partials.npz). ``edges`` and
+``fit-edges``: the edge network of call timing (referee/lab/train/edges.py; models/edges.npz).
 """
 
 from __future__ import annotations
@@ -56,6 +59,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="of each partial call (default %(default)s)")
     pc.add_argument("--calls", type=int, default=10,
                     help="of each whole card call (default %(default)s)")
+    ed = sub.add_parser("edges", help="synthesise the edge network's training data")
+    _data_options(ed, CACHE / "edges.npz")
+    fe = sub.add_parser("fit-edges", help="train the edge network and write its model file")
+    fe.add_argument("--data", type=Path, nargs="+", default=[CACHE / "edges.npz"])
+    fe.add_argument("--out", type=Path)
+    fe.add_argument("--epochs", type=int, default=16)
+    fe.add_argument("--seed", type=int, default=0)
+    fe.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+")
     f.add_argument("--out", type=Path)
@@ -73,7 +84,17 @@ def main(argv: list[str] | None = None) -> int:
                    help="fit the partial-call check (from `partials` data) instead")
     a = ap.parse_args(argv)
     t0 = time.time()
-    if a.what in ("data", "tails", "overlaps", "numbers", "partials"):
+    if a.what == "edges":
+        from referee.lab.train import edges
+        jobs = edges.plan(a.per_card, a.seed, hibari=a.hibari, piper=a.piper, vocode=a.vocode,
+                          diphone=a.diphone)
+        edges.build(a.out, jobs, a.seed, a.workers)
+        print(f"wrote {a.out} in {time.time() - t0:.0f} s")
+    elif a.what == "fit-edges":
+        from referee.lab.train import fit_edges
+        out = a.out or Path(__file__).resolve().parents[3] / "models" / "edges.npz"
+        fit_edges.main(a.data, out, a.epochs, a.seed, a.lr)
+    elif a.what in ("data", "tails", "overlaps", "numbers", "partials"):
         from referee.lab.train import data
         if a.what == "numbers":
             from referee.lab.train import numbers
