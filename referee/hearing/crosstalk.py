@@ -29,6 +29,7 @@ import numpy as np
 
 from referee.core.events import Utterance
 from referee.hearing import checks
+from referee.hearing.edge_net import EdgeNet
 from referee.hearing.leaks import LeakCanceller, LeakModel
 from referee.hearing.timing import CallTimer
 
@@ -54,8 +55,8 @@ step in 15 (docs/timing.md)."""
 class CrossTalk:
     def __init__(self, rate: int, channels: int, players: Sequence[str | None] | None = None,
                  keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 9.0,
-                 min_correlation: float = 0.5, refine: bool = True, cancel: bool = True
-                 ) -> None:
+                 min_correlation: float = 0.5, refine: bool = True, cancel: bool = True,
+                 edges: EdgeNet | None | bool = True) -> None:
         self.rate, self.channels = rate, channels
         self.players = list(players) if players else [None] * channels
         self.keep = int(keep * rate)
@@ -71,7 +72,12 @@ class CrossTalk:
         """The leaks between the mics, learnt from the audio added (timing and the
         listener's canceller use them)."""
         self.cancel = LeakCanceller(self.leaks) if cancel else None
-        self.timer = CallTimer(rate, channels, leaks=self.leaks) if refine else None
+        if edges is True:
+            edges = EdgeNet.load()
+        self.timer = CallTimer(rate, channels, leaks=self.leaks, edges=edges or None) \
+            if refine else None
+        """Times calls from every mic; ``edges``: the edge network it times them by (True:
+        the shipped one; None or False: by the envelopes alone, docs/timing.md)."""
         self._refined: tuple | None = None  # the last refine's key and result
         # per channel: [seconds looked from, next sample to look at, first voice or None]
         self._voice: dict[int, list] = {}

@@ -11,7 +11,9 @@ in the whole band and in the 3-8 kHz band where the final fricatives of "clubs",
 "hearts" and "diamonds" are, against the noise floor of the stretch around the call. In
 noise an edge is seen only where the voice rises above the floor, not 40 dB under its
 peak; the distance from there to the 40 dB point, measured on clean tuning voices for
-each visible depth (:data:`START_OFFSET`, :data:`END_OFFSET`), is added back. See
+each visible depth (:data:`START_OFFSET`, :data:`END_OFFSET`), is added back. Where the
+edge network (:mod:`.edge_net`) finds the call on that channel, its start and end are taken
+instead: it has learnt from many voices in many noises what the medians guess. See
 docs/timing.md for how the figures were measured.
 """
 
@@ -22,7 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.hearing import checks
+from referee.hearing import checks, edge_net
+from referee.hearing.edge_net import EdgeNet
 from referee.hearing.leaks import LeakModel
 
 FRAME = 0.010
@@ -87,6 +90,11 @@ band's end comes before the final /s/ or /z/ there, and its offset is the median
 the tuning voices' (espeak-ng's, slow), 150-200 ms when seen under 18 dB: far too long
 for a voice whose tail is short, or whose reverberation held the whole band up
 (docs/timing.md, "The fricative band's own end")."""
+
+
+NET_LOOKAHEAD = 0.1
+"""Seconds of audio the edge network must hear past a call's end before its end is taken
+(the end of the audio heard so far looks like the end of a call to it; docs/timing.md)."""
 
 
 WORD_OFFSETS_PATH = Path(__file__).resolve().parents[2] / "models" / "timing-offsets.json"
@@ -247,7 +255,8 @@ class CallTimer:
                  context: float = 1.5, correct: bool = True, max_earlier: float = 0.2,
                  end_no_earlier: float = 0.0, leaks: LeakModel | None = None,
                  by_word: bool = True, fallback_late: float = FALLBACK_LATE,
-                 band_end_depth: float = BAND_END_DEPTH) -> None:
+                 band_end_depth: float = BAND_END_DEPTH, edges: EdgeNet | None = None,
+                 net_edges: tuple[str, ...] = ("start", "end")) -> None:
         self.rate, self.channels = rate, channels
         self.leaks = leaks if leaks is not None else LeakModel(rate, channels)
         self.floor_margin, self.gap = floor_margin, gap
@@ -266,6 +275,28 @@ class CallTimer:
         """Seconds added to the recogniser's end where it is kept (see :data:`FALLBACK_LATE`)."""
         self.band_end_depth = band_end_depth
         """dB: see :data:`BAND_END_DEPTH`."""
+        self.edges = edges
+        """The edge network (:mod:`.edge_net`) the edges named in ``net_edges`` are taken
+        from where it finds the call, or None."""
+        self.net_edges = net_edges
+        """Which of "start" and "end" the edge network gives (both: docs/timing.md)."""
+
+    def _net_span(self, y: np.ndarray, lo: int, hi: int, pk: tuple[int, int]
+                  ) -> tuple[float, float] | None:
+        """(start, end) seconds in ``y`` of the call by the edge network, searched within
+        1 ms frames ``lo`` to ``hi`` from its most probable frame in ``pk``."""
+        if self.rate != edge_net.RATE:
+            return None
+        per = edge_net.HOP / (HOP * self.rate)  # 1 ms frames per network frame
+        lev = edge_net.levels(y)
+        # what is not heard yet is taken to be the noise (docs/timing.md, "The edge network")
+        feats = edge_net.features(lev, (int(pk[0] / per), int(pk[1] / per) + 1),
+                                  pad_end=self.edges.reach)
+        p = self.edges.prob(feats)[:len(lev)]
+        p[:max(0, int(lo / per))] = 0
+        p[int(hi / per) + 1:] = 0
+        return edge_net.span(p, (int(pk[0] / per), int(pk[1] / per) + 1),
+                             int(self.gap / (edge_net.HOP / self.rate)))
 
     def observe(self, audio: np.ndarray) -> None:
         """Learn the leaks from the next samples (frames, channels)."""
@@ -277,7 +308,9 @@ class CallTimer:
         ``audio`` (frames, channels) holds the stretch around it, its sample 0 at index
         ``first`` on the shared clock. Where the edges cannot be seen, the recogniser's start
         and its end moved ``fallback_late`` later. ``said`` (the words heard) chooses the
-        offsets of its first and last word."""
+        offsets of its first and last word. Where the edge network cannot yet tell the end
+        from where ``audio`` stops (see :data:`NET_LOOKAHEAD`), the end is past the audio:
+        ask again with more."""
         words = said.split()
         r = self.rate
         fallback = start, end + self.fallback_late
@@ -337,6 +370,17 @@ class CallTimer:
             return fallback
         new_start = max(min(starts), start - self.max_earlier)
         new_end = call_end(seen, self.band_end_depth)
+        net = self._net_span(y, lo, hi, pk) if self.edges is not None else None
+        if net is not None:
+            if "start" in self.net_edges:
+                new_start = max(t0 + net[0], start - self.max_earlier)
+            if "end" in self.net_edges:
+                new_end = t0 + net[1]
+                heard = t0 + len(y) / r
+                if heard < end + self.after and new_end > heard - NET_LOOKAHEAD:
+                    # the network saw the audio stop, not the call: its end is not known
+                    # yet, and the listener waits for audio past this one
+                    return float(new_start), float(heard + NET_LOOKAHEAD)
         if new_end <= end - self.end_no_earlier:
             new_end = end - self.end_no_earlier + self.fallback_late
         if new_end <= new_start:

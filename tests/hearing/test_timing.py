@@ -248,3 +248,26 @@ def test_the_fricative_band_gives_the_end_when_it_saw_the_final_s_itself():
     assert call_end({"broad": broad, "band": (480, 22.0, 0.49)}, BAND_END_DEPTH) == 0.69
     assert call_end({"broad": (500, 30.0, 0.51), "band": (480, 9.0, 0.55)}, BAND_END_DEPTH) == 0.55
     assert call_end({"band": (560, 22.0, 0.57)}, BAND_END_DEPTH) == 0.57
+
+
+def test_the_edge_network_waits_for_audio_past_the_end_it_finds(speech):
+    """The end of the audio heard so far looks like the end of a call to the edge network:
+    an end it finds within ``NET_LOOKAHEAD`` of it is not taken, and the timer asks for audio
+    past it (the listener waits); with the audio there, the end comes out right."""
+    from referee.hearing.edge_net import EdgeNet
+    from referee.hearing.timing import NET_LOOKAHEAD, CallTimer
+
+    n = RATE * 6
+    at = 3.0
+    bob = place(n, speech["bob-qh"], at)
+    mics = table([place(n, speech["ann-2s"], 0.5), bob, place(n, speech["cat-kd"], 1.2)],
+                 snr=25)
+    s, e = true_span(speech["bob-qh"], at)
+    rec = (s + 0.05, e - 0.12)  # the recogniser's: its end early, before the final /s/
+    timer = CallTimer(RATE, 3, edges=EdgeNet.load())
+    timer.observe(mics)
+    cut = int((e - 0.02) * RATE)  # the audio so far stops before the call does
+    _, end = timer.refine(mics[:cut], 0, 1, *rec, said="queen of hearts")
+    assert end >= cut / RATE + NET_LOOKAHEAD - 1e-6
+    start, end = timer.refine(mics, 0, 1, *rec, said="queen of hearts")
+    assert abs(start - s) <= 0.03 and abs(end - e) <= 0.03, ((start, end), (s, e))
