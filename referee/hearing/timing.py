@@ -268,9 +268,11 @@ class CallTimer:
         self.words = word_offsets() if by_word else {"start": {}, "end": {}}
         """Offsets per rank and suit word (see :data:`WORD_OFFSETS_PATH`)."""
         self.end_no_earlier = end_no_earlier
-        """Seconds: a refined end is never earlier than the recogniser's by more. The
-        recogniser ends a call early, if anything (the weak final "s"); an end timed much
-        earlier was cut where a neighbour's voice rose (docs/timing.md)."""
+        """Seconds: an end timed by the envelopes is never earlier than the recogniser's by
+        more. The recogniser ends a call early, if anything (the weak final "s"); an end timed
+        much earlier was cut where a neighbour's voice rose (docs/timing.md). The edge
+        network's end is not held to it: where the recogniser's end is late (a call run
+        together with talk after it), the network's came out right on the tuning games."""
         self.fallback_late = fallback_late
         """Seconds added to the recogniser's end where it is kept (see :data:`FALLBACK_LATE`)."""
         self.band_end_depth = band_end_depth
@@ -381,7 +383,8 @@ class CallTimer:
                     # the network saw the audio stop, not the call: its end is not known
                     # yet, and the listener waits for audio past this one
                     return float(new_start), float(heard + NET_LOOKAHEAD)
-        if new_end <= end - self.end_no_earlier:
+        by_net = net is not None and "end" in self.net_edges
+        if new_end <= end - self.end_no_earlier and not by_net:
             new_end = end - self.end_no_earlier + self.fallback_late
         if new_end <= new_start:
             return fallback
