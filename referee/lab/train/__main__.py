@@ -86,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     if a.what == "edges":
         from referee.lab.train import edges
+        if a.leave_out or a.talk_after or a.near:
+            ap.error("edges: --leave-out, --talk-after and --near are the phrase classifier's")
         jobs = edges.plan(a.per_card, a.seed, hibari=a.hibari, piper=a.piper, vocode=a.vocode,
                           diphone=a.diphone)
         edges.build(a.out, jobs, a.seed, a.workers)
