@@ -116,7 +116,7 @@ class EdgeNet:
             raise ClassifierError(f"{p}: no edge network there (it ships in models/; `python -m "
                                   f"referee.lab.train edges` and `fit-edges` rebuild it)")
         try:
-            with np.load(p) as z:
+            with np.load(p, allow_pickle=False) as z:
                 meta = json.loads(str(z["meta"]))
                 params = {k: z[k].astype(np.float32) for k in z.files if k != "meta"}
             if meta.get("kind") != "edges":

@@ -21,7 +21,7 @@ def load(paths: list[Path]) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """The sequences of features and of labels of every data file."""
     xs, ys = [], []
     for p in paths:
-        with np.load(p) as z:
+        with np.load(p, allow_pickle=False) as z:
             f, lab, n = z["feats"], z["labels"], z["lengths"]
         cut = np.cumsum(n)[:-1]
         xs += np.split(f, cut)
