@@ -195,6 +195,27 @@ def without_short_runs(mask: np.ndarray, shortest: int, keep: int = -1) -> np.nd
     return out
 
 
+def bridged_run(on: np.ndarray, at: int, lo: int, hi: int, gap: int) -> tuple[int, int]:
+    """First and last index of the run of True in ``on`` through ``at``, within [lo, hi),
+    dips of False shorter than ``gap`` bridged (``at`` itself need not be True)."""
+    a = b = at
+    while a > lo:  # walk left, bridging short dips
+        j = a - 1
+        while j >= lo and not on[j] and a - j <= gap:
+            j -= 1
+        if j < lo or not on[j]:
+            break
+        a = j
+    while b < hi - 1:
+        j = b + 1
+        while j < hi and not on[j] and j - b <= gap:
+            j += 1
+        if j >= hi or not on[j]:
+            break
+        b = j
+    return a, b
+
+
 def voiced_groups(x: np.ndarray, rate: int, gap: float, steps: int = 3
                   ) -> list[tuple[float, float]]:
     """(start, end) seconds in ``x`` of its voiced stretches: ``steps`` or more voiced

@@ -25,7 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.hearing.checks import bridged_run
 from referee.hearing.classifier import ClassifierError
+from referee.hearing.features import mel_filters
 
 RATE = 16000
 """Hz the features are made at."""
@@ -45,20 +47,7 @@ SCALE = 20.0
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "edges.npz"
 
 
-def _mel_matrix() -> np.ndarray:
-    def mel(f):
-        return 2595 * np.log10(1 + np.asarray(f, float) / 700)
-
-    edges = 700 * (10 ** (np.linspace(mel(100), mel(8000), BANDS + 2) / 2595) - 1)
-    freqs = np.fft.rfftfreq(NFFT, 1 / RATE)
-    m = np.zeros((len(freqs), BANDS))
-    for k in range(BANDS):
-        lo, c, hi = edges[k:k + 3]
-        m[:, k] = np.clip(np.minimum((freqs - lo) / (c - lo), (hi - freqs) / (hi - c)), 0, None)
-    return m
-
-
-_MEL = _mel_matrix()
+_MEL = mel_filters(NFFT, BANDS, 100.0, 8000.0)
 _BROAD = (np.fft.rfftfreq(NFFT, 1 / RATE) >= 150).astype(float)
 
 
@@ -153,23 +142,7 @@ def span(p: np.ndarray, around: tuple[int, int], gap: int) -> tuple[float, float
     c = a + int(np.argmax(p[a:b]))
     if p[c] <= 0.5:
         return None
-    on = p > 0.5
-    i = c
-    while True:  # walk left, bridging short dips
-        j = i - 1
-        while j >= 0 and not on[j] and i - j <= gap:
-            j -= 1
-        if j < 0 or not on[j]:
-            break
-        i = j
-    k = c
-    while True:
-        j = k + 1
-        while j < len(p) and not on[j] and j - k <= gap:
-            j += 1
-        if j >= len(p) or not on[j]:
-            break
-        k = j
+    i, k = bridged_run(p > 0.5, c, 0, len(p), gap)
 
     def cross(lo: int, hi: int) -> float:  # fraction of the way from frame lo to hi
         d = p[hi] - p[lo]

@@ -38,13 +38,15 @@ def _mel_to_hz(m):
     return 700.0 * (10 ** (np.asarray(m, dtype=np.float64) / 2595.0) - 1.0)
 
 
-@lru_cache(maxsize=1)
-def mel_filters() -> np.ndarray:
-    """``(N_FFT // 2 + 1, N_MELS)`` triangular filters."""
-    edges = _mel_to_hz(np.linspace(_hz_to_mel(60.0), _hz_to_mel(7600.0), N_MELS + 2))
-    bins = np.fft.rfftfreq(N_FFT, 1.0 / RATE)
-    fb = np.zeros((len(bins), N_MELS))
-    for m in range(N_MELS):
+@lru_cache(maxsize=4)
+def mel_filters(n_fft: int = N_FFT, n_mels: int = N_MELS, low: float = 60.0,
+                high: float = 7600.0) -> np.ndarray:
+    """``(n_fft // 2 + 1, n_mels)`` triangular filters from ``low`` to ``high`` Hz (the
+    defaults: the phrase classifier's)."""
+    edges = _mel_to_hz(np.linspace(_hz_to_mel(low), _hz_to_mel(high), n_mels + 2))
+    bins = np.fft.rfftfreq(n_fft, 1.0 / RATE)
+    fb = np.zeros((len(bins), n_mels))
+    for m in range(n_mels):
         lo, mid, hi = edges[m], edges[m + 1], edges[m + 2]
         up = (bins - lo) / (mid - lo)
         down = (hi - bins) / (hi - mid)

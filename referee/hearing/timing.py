@@ -173,23 +173,7 @@ def edges(env: np.ndarray, lo: int, hi: int, peak_in: tuple[int, int], floor_mar
     if thr[p] >= peak - 3:
         return None
     above = checks.without_short_runs(env >= thr, MIN_RUN, p)
-    a = b = p
-    i = p
-    while i > lo:  # walk left, bridging short dips
-        j = i - 1
-        while j >= lo and not above[j] and i - j <= gap:
-            j -= 1
-        if j < lo or not above[j]:
-            break
-        a = i = j
-    i = p
-    while i < hi - 1:
-        j = i + 1
-        while j < hi and not above[j] and j - i <= gap:
-            j += 1
-        if j >= hi or not above[j]:
-            break
-        b = i = j
+    a, b = checks.bridged_run(above, p, lo, hi, gap)
     return a, b, peak - float(thr[a]), peak - float(thr[b])
 
 
@@ -290,15 +274,13 @@ class CallTimer:
         if self.rate != edge_net.RATE:
             return None
         per = edge_net.HOP / (HOP * self.rate)  # 1 ms frames per network frame
+        around = (int(pk[0] / per), int(pk[1] / per) + 1)
         lev = edge_net.levels(y)
         # what is not heard yet is taken to be the noise (docs/timing.md, "The edge network")
-        feats = edge_net.features(lev, (int(pk[0] / per), int(pk[1] / per) + 1),
-                                  pad_end=self.edges.reach)
-        p = self.edges.prob(feats)[:len(lev)]
+        p = self.edges.prob(edge_net.features(lev, around, pad_end=self.edges.reach))[:len(lev)]
         p[:max(0, int(lo / per))] = 0
         p[int(hi / per) + 1:] = 0
-        return edge_net.span(p, (int(pk[0] / per), int(pk[1] / per) + 1),
-                             int(self.gap / (edge_net.HOP / self.rate)))
+        return edge_net.span(p, around, int(self.gap / (edge_net.HOP / self.rate)))
 
     def observe(self, audio: np.ndarray) -> None:
         """Learn the leaks from the next samples (frames, channels)."""
@@ -373,17 +355,16 @@ class CallTimer:
         new_start = max(min(starts), start - self.max_earlier)
         new_end = call_end(seen, self.band_end_depth)
         net = self._net_span(y, lo, hi, pk) if self.edges is not None else None
-        if net is not None:
-            if "start" in self.net_edges:
-                new_start = max(t0 + net[0], start - self.max_earlier)
-            if "end" in self.net_edges:
-                new_end = t0 + net[1]
-                heard = t0 + len(y) / r
-                if heard < end + self.after and new_end > heard - NET_LOOKAHEAD:
-                    # the network saw the audio stop, not the call: its end is not known
-                    # yet, and the listener waits for audio past this one
-                    return float(new_start), float(heard + NET_LOOKAHEAD)
         by_net = net is not None and "end" in self.net_edges
+        if net is not None and "start" in self.net_edges:
+            new_start = max(t0 + net[0], start - self.max_earlier)
+        if by_net:
+            new_end = t0 + net[1]
+            heard = t0 + len(y) / r
+            if heard < end + self.after and new_end > heard - NET_LOOKAHEAD:
+                # the network saw the audio stop, not the call: its end is not known yet,
+                # and the listener waits for audio past this one
+                return float(new_start), float(heard + NET_LOOKAHEAD)
         if new_end <= end - self.end_no_earlier and not by_net:
             new_end = end - self.end_no_earlier + self.fallback_late
         if new_end <= new_start:
