@@ -114,7 +114,11 @@ def test_a_lost_mic_gives_out_no_block_of_the_copy_the_server_feeds_it(server, t
         wait(lambda: any(not c.lost for c in changes))
 
     x = capture(src, act, after=0.5, busy=0.02)   # 0.8 s of work per second of two mics
-    assert [c.stream for c in changes if c.lost] == ["bob"], changes
+    lost = [c for c in changes if c.lost]
+    assert lost and (lost[0].stream, lost[0].why) == ("bob", "its source lossy_bob went away"), changes
+    # on a machine loaded by the other test worker PortAudio sometimes ends a stream; the
+    # keeper reopens it, and that is no copy of the default source
+    assert all(c.why == "its stream stopped" for c in lost[1:]), changes
     copied = np.count_nonzero(np.abs(x[1]) > 0.01)     # bob's own source is silent throughout
     assert copied <= 0.02 * RATE, f"{1000 * copied / RATE:.0f} ms of the default source on bob's mic"
 
