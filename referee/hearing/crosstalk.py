@@ -42,6 +42,26 @@ CLEAN_COPY_DB = 15.0
 copy of its voice whatever their shapes (what a canceller leaves of a leak is more than
 this under it; a neighbour whose mic is set louder may be 9 dB over)."""
 
+LEAD_CORRELATION = 0.6
+"""Normalised correlation of the raw signals over which a mic's utterance is a copy of the
+mic whose signal leads it by 1 sample to ``LeakModel.lags`` (a leak reaches the other mics
+later than the talker's own): a mic with its own voice on it holds a neighbour's leak at
+most about 0.3 of its signal (a leak is 10 dB down or more), and a neighbour's leak on a
+mic whose gain is set higher can be as loud as the talker's own (docs/timing.md, "Copies
+told by which mic leads")."""
+LEAK_OVER_DB = 3.0
+"""dB by which a leak may be louder on its mic than the talker's voice is on the talker's
+own (a leak 10 dB down on a mic whose gain is 12 dB higher is 2 dB up)."""
+LEAD_AGREE = 0.0006
+"""Seconds within which the lead must agree with the learnt leak's delay, where it is
+learnt (the room's noise reaches every mic too, with delays of its own)."""
+
+TALKER_DB = 10.0
+"""dB over its mic's noise floor (:meth:`referee.hearing.leaks.LeakModel.floor`) by which a
+mic, the leaks taken out, must be heard where an utterance is loudest to have a voice of its
+own there: an utterance is never moved to a mic without one, and one heard on a mic
+without one is the loudest talker's (docs/timing.md, "Copies told by which mic leads")."""
+
 VOICE_PITCH = 0.5
 """The pitch strength over which a 10 ms step has a voice in :meth:`CrossTalk.own_voice`
 (:func:`referee.hearing.checks.voiced`'s threshold, without its level test: a weak voice
@@ -125,6 +145,9 @@ class CrossTalk:
         env = np.sqrt(np.mean(level[: n * frame].reshape(n, frame, self.channels) ** 2, axis=1)
                       + 1e-12)  # (n, channels)
         own = u.channel
+        led = self._leader(own, a, b)
+        if led is not None:
+            return led
         if self.clean is not None:
             # where the utterance is: its own mic's loudest frames (a recogniser's segment
             # may run on through the noise well past the voice)
@@ -135,18 +158,44 @@ class CrossTalk:
         # a canceller leaves of a leak is still a copy of the voice, while another player
         # talking at the same time into a mic set louder is not
         shape = span if self.clean is None else level
+        talks = [energy[k] >= self.leaks.floor(k) + TALKER_DB for k in range(self.channels)]
         best, best_db = own, energy[own]
         for k in range(self.channels):
-            if k == own:
+            if k == own or not talks[k]:
                 continue
             louder = energy[k] - energy[own]
             if louder < self.margin_db or energy[k] <= best_db:
                 continue
-            copy_db = self.copy_db if self.clean is None else CLEAN_COPY_DB
+            copy_db = self.copy_db if self.clean is None or not talks[own] else CLEAN_COPY_DB
             if louder >= copy_db or _similarity(shape[:, own], shape[:, k],
                                                       self.rate // 200) >= self.min_corr:
                 best, best_db = k, energy[k]
         return best
+
+    def _leader(self, own: int, a: int, b: int) -> int | None:
+        """The mic whose raw signal ``own``'s, from sample ``a`` to ``b`` of ``audio``, is a
+        later copy of (``LEAD_CORRELATION``), followed from copy to source; None if it is
+        a copy of none."""
+        span = self.audio[a:b].astype(np.float64)
+        energy = 10 * np.log10(np.mean(span ** 2, axis=0) + 1e-20)
+        lags = self.leaks.lags
+        best, seen = own, {own}
+        while True:
+            found = []
+            for k in range(self.channels):
+                if k in seen or energy[k] < energy[best] - LEAK_OVER_DB:
+                    continue
+                corr, lag = _lead(span[:, best], span[:, k], lags)
+                if corr < LEAD_CORRELATION or not 1 <= lag <= lags:
+                    continue
+                known = self.leaks.gain_delay(k, best)
+                if known is not None and abs(lag / self.rate - known[1]) > LEAD_AGREE:
+                    continue
+                found.append((corr, k))
+            if not found:
+                return None if best == own else best
+            best = max(found)[1]
+            seen.add(best)
 
     def filter(self, utterances: Iterable[Utterance]) -> list[Utterance]:
         """Attribute each utterance to its loudest channel; drop copies of one
@@ -223,13 +272,20 @@ class CrossTalk:
 def _similarity(a: np.ndarray, b: np.ndarray, max_lag: int) -> float:
     """Largest normalised cross-correlation of two signals within +-max_lag
     samples: near 1 when ``a`` is a scaled, delayed copy of ``b``."""
+    return _lead(a, b, max_lag)[0]
+
+
+def _lead(a: np.ndarray, b: np.ndarray, max_lag: int) -> tuple[float, int]:
+    """The largest normalised cross-correlation of ``a`` and ``b`` within +-max_lag samples,
+    and its lag: positive where ``a`` is a later copy of ``b``."""
     na, nb = np.linalg.norm(a), np.linalg.norm(b)
     if na == 0 or nb == 0:
-        return 0.0
+        return 0.0, 0
     size = 1 << int(np.ceil(np.log2(len(a) + len(b))))
     c = np.fft.irfft(np.fft.rfft(a, size) * np.conj(np.fft.rfft(b, size)), size)
     lags = np.concatenate([c[: max_lag + 1], c[-max_lag:]])
-    return float(np.abs(lags).max() / (na * nb))
+    j = int(np.argmax(np.abs(lags)))
+    return float(abs(lags[j]) / (na * nb)), j if j <= max_lag else j - len(lags)
 
 
 def attribute(utterances: Iterable[Utterance], audio: np.ndarray, rate: int,

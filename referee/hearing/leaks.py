@@ -138,8 +138,14 @@ class LeakModel:
             hist.append(float(level[c]))
             if len(hist) > 600:
                 del hist[:100]
-            out[c] = np.percentile(hist, 10) if len(hist) >= 20 else -np.inf
+            out[c] = self.floor(c)
         return out
+
+    def floor(self, c: int) -> float:
+        """Channel ``c``'s noise floor in dB (mean square of a 64 ms window): the 10th
+        percentile of its last windows' levels, -inf before 20 windows."""
+        hist = self._levels[c]
+        return float(np.percentile(hist, 10)) if len(hist) >= 20 else -np.inf
 
     def _voiced(self, x: np.ndarray) -> bool:
         """Whether most 10 ms steps of the window ``x`` have a pitch."""

@@ -103,3 +103,75 @@ def test_live_use_block_by_block():
     assert ct.filter([copy]) == []  # a copy reported later is dropped
     other = Utterance("call", "five of clubs", 1.5, 1.9, channel=0, player="ann")
     assert ct.filter([other]) == [other]  # quiet on both: stays where it was heard
+
+
+def _gained(sources, leak_db, delay, gains_db, snr_db):
+    """Each dry source leaks into the other mics ``leak_db`` down, ``delay`` samples late;
+    every mic has hiss ``snr_db`` under the loudest source, then its own gain (dB)."""
+    n = len(sources[0])
+    out = np.stack(sources, axis=1).astype(np.float64)
+    for i, s in enumerate(sources):
+        for j in range(len(sources)):
+            if i != j:
+                out[delay:, j] += 10 ** (-leak_db / 20) * s[: n - delay]
+    rms = max(np.sqrt(np.mean(s[s != 0].astype(np.float64) ** 2)) for s in sources if s.any())
+    out += np.random.default_rng(5).normal(0, rms * 10 ** (-snr_db / 20), out.shape)
+    return (out * 10 ** (np.asarray(gains_db) / 20)).astype(np.float32)
+
+
+def test_a_copy_louder_than_its_source_goes_to_the_mic_it_leaked_from(speech):
+    """Bob's mic is set 9 dB higher than ann's: her call, 11 dB down on his mic, is about as
+    loud there as on hers, and, live, the leak is not yet learnt when the call ends. It
+    reaches his mic later, so it is hers."""
+    n = 16000 * 3
+    ann = place(n, speech["ann-qh"], 0.5)
+    audio = _gained([ann, np.zeros(n, np.float32)], 11.0, 37, [-4.5, 4.5], 18.0)
+    end = 0.5 + len(speech["ann-qh"]) / 16000
+    span = slice(int(0.5 * 16000), int(end * 16000))
+    levels = 10 * np.log10(np.mean(audio[span].astype(np.float64) ** 2, axis=0))
+    assert levels[1] > levels[0] - 3   # the copy is nearly as loud as the call
+    ct = CrossTalk(16000, 2, ["ann", "bob"], keep=5.0)
+    for i in range(0, int((end + 0.3) * 16000), 1600):   # as the listener feeds it
+        ct.add_audio(audio[i:i + 1600], i)
+    copy = Utterance("call", "queen of hearts", 0.55, end, 0.9, channel=1, player="bob")
+    assert [(v.channel, v.player) for v in ct.filter([copy])] == [(0, "ann")]
+
+
+def test_two_players_at_once_on_mics_set_far_apart_both_count(speech):
+    """The same gains, both calling at once: each mic's own voice is not a later copy of the
+    other's, so neither call is taken for a leak."""
+    n = 16000 * 3
+    ann = place(n, speech["ann-qh"], 0.5)
+    bob = place(n, speech["bob-2d"], 0.55)
+    audio = _gained([ann, bob], 11.0, 37, [-4.5, 4.5], 18.0)
+    us = [Utterance("call", "queen of hearts", 0.5, 0.5 + len(speech["ann-qh"]) / 16000, 0.9,
+                    channel=0, player="ann"),
+          Utterance("call", "two of diamonds", 0.55, 0.55 + len(speech["bob-2d"]) / 16000, 0.9,
+                    channel=1, player="bob")]
+    got = attribute(us, audio, 16000, ["ann", "bob"])
+    assert sorted((v.channel, v.player, v.said) for v in got) == [
+        (0, "ann", "queen of hearts"), (1, "bob", "two of diamonds")]
+
+
+def test_a_copy_under_the_noise_goes_to_the_talker_not_to_a_mic_of_noise(speech):
+    """One noise in the room reaches every mic (a few samples apart), so the mics where
+    nobody talks look alike. Ann's call reaches cat's mic 9 dB under that noise; bob's mic,
+    set 5 dB higher, holds only the noise. The copy heard on cat's mic is ann's: bob has no
+    voice of his own there."""
+    from referee.lab.mixing import pink
+
+    n = 16000 * 4
+    ann = place(n, speech["ann-qh"], 1.5).astype(np.float64)
+    rms = np.sqrt(np.mean(ann[ann != 0] ** 2))
+    room = pink(n + 64, np.random.default_rng(2))
+    room *= rms * 10 ** (-12 / 20) / np.sqrt(np.mean(room ** 2))
+    leak = np.zeros(n)
+    leak[40:] = 10 ** (-21 / 20) * ann[:-40]
+    audio = np.stack([ann + room[0:n], leak + room[17:n + 17], leak + room[31:n + 31]], axis=1)
+    audio *= 10 ** (np.array([0.0, 5.0, 0.0]) / 20)
+    end = 1.5 + len(speech["ann-qh"]) / 16000
+    ct = CrossTalk(16000, 3, ["ann", "bob", "cat"], keep=6.0)
+    for i in range(0, int((end + 0.3) * 16000), 1600):
+        ct.add_audio(audio[i:i + 1600].astype(np.float32), i)
+    copy = Utterance("call", "queen of hearts", 1.3, end, 0.9, channel=2, player="cat")
+    assert [(v.channel, v.player) for v in ct.filter([copy])] == [(0, "ann")]
