@@ -5,7 +5,10 @@ channel where it is loudest, and its copies on the other channels dropped.
 A heard utterance on channel *c* is a copy from channel *k* when, over the
 utterance's time span, *k* is clearly louder (``margin_db``) and *c*'s signal is a scaled, delayed copy of *k*'s
 (normalised cross-correlation within 5 ms at least ``min_correlation``), or *k*
-is louder by ``copy_db`` whatever the shape. A copy is moved to the loudest
+is louder by ``copy_db`` whatever the shape. With the leaks taken out (``cancel``), it is
+also a copy when *c*'s raw signal is a later copy of *k*'s (``LEAD_CORRELATION``, *k* ahead
+by the leak's delay), whatever their levels; and an utterance is never moved to a mic with
+no voice of its own there (``TALKER_DB``). A copy is moved to the loudest
 channel (so a call that only the neighbour's recogniser caught still counts
 for the right player), and dropped if that channel already has the same
 phrase overlapping it. The same :class:`CrossTalk` serves whole files
@@ -49,9 +52,6 @@ later than the talker's own): a mic with its own voice on it holds a neighbour's
 most about 0.3 of its signal (a leak is 10 dB down or more), and a neighbour's leak on a
 mic whose gain is set higher can be as loud as the talker's own (docs/timing.md, "Copies
 told by which mic leads")."""
-LEAK_OVER_DB = 3.0
-"""dB by which a leak may be louder on its mic than the talker's voice is on the talker's
-own (a leak 10 dB down on a mic whose gain is 12 dB higher is 2 dB up)."""
 LEAD_AGREE = 0.0006
 """Seconds within which the lead must agree with the learnt leak's delay, where it is
 learnt (the room's noise reaches every mic too, with delays of its own)."""
@@ -145,9 +145,6 @@ class CrossTalk:
         env = np.sqrt(np.mean(level[: n * frame].reshape(n, frame, self.channels) ** 2, axis=1)
                       + 1e-12)  # (n, channels)
         own = u.channel
-        led = self._leader(own, a, b)
-        if led is not None:
-            return led
         if self.clean is not None:
             # where the utterance is: its own mic's loudest frames (a recogniser's segment
             # may run on through the noise well past the voice)
@@ -158,7 +155,13 @@ class CrossTalk:
         # a canceller leaves of a leak is still a copy of the voice, while another player
         # talking at the same time into a mic set louder is not
         shape = span if self.clean is None else level
-        talks = [energy[k] >= self.leaks.floor(k) + TALKER_DB for k in range(self.channels)]
+        talks = [self.clean is None or energy[k] >= self.leaks.floor(k) + TALKER_DB
+                 for k in range(self.channels)]
+        # separate mics, each leaking into the others a little later (an array's seat
+        # channels are masks of one sound: see referee.app.inputs)
+        led = self._leader(own, a, b, talks) if self.cancel is not None else None
+        if led is not None:
+            return led
         best, best_db = own, energy[own]
         for k in range(self.channels):
             if k == own or not talks[k]:
@@ -172,18 +175,18 @@ class CrossTalk:
                 best, best_db = k, energy[k]
         return best
 
-    def _leader(self, own: int, a: int, b: int) -> int | None:
-        """The mic whose raw signal ``own``'s, from sample ``a`` to ``b`` of ``audio``, is a
-        later copy of (``LEAD_CORRELATION``), followed from copy to source; None if it is
-        a copy of none."""
+    def _leader(self, own: int, a: int, b: int, talks: Sequence[bool]) -> int | None:
+        """The mic with a voice of its own (``talks``) whose raw signal ``own``'s, from
+        sample ``a`` to ``b`` of ``audio``, is a later copy of (``LEAD_CORRELATION``),
+        followed from copy to source; None if it is a copy of none. (The noise of the room
+        reaches every mic too, a few samples apart: a mic of noise alone is never taken.)"""
         span = self.audio[a:b].astype(np.float64)
-        energy = 10 * np.log10(np.mean(span ** 2, axis=0) + 1e-20)
         lags = self.leaks.lags
         best, seen = own, {own}
         while True:
             found = []
             for k in range(self.channels):
-                if k in seen or energy[k] < energy[best] - LEAK_OVER_DB:
+                if k in seen or not talks[k]:
                     continue
                 corr, lag = _lead(span[:, best], span[:, k], lags)
                 if corr < LEAD_CORRELATION or not 1 <= lag <= lags:
