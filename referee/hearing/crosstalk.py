@@ -159,7 +159,7 @@ class CrossTalk:
                  for k in range(self.channels)]
         # separate mics, each leaking into the others a little later (an array's seat
         # channels are masks of one sound: see referee.app.inputs)
-        led = self._leader(own, a, b, talks) if self.cancel is not None else None
+        led = self._leader(own, a, b, talks, energy) if self.cancel is not None else None
         if led is not None:
             return led
         best, best_db = own, energy[own]
@@ -175,11 +175,13 @@ class CrossTalk:
                 best, best_db = k, energy[k]
         return best
 
-    def _leader(self, own: int, a: int, b: int, talks: Sequence[bool]) -> int | None:
+    def _leader(self, own: int, a: int, b: int, talks: Sequence[bool],
+                energy: np.ndarray) -> int | None:
         """The mic with a voice of its own (``talks``) whose raw signal ``own``'s, from
-        sample ``a`` to ``b`` of ``audio``, is a later copy of (``LEAD_CORRELATION``),
-        followed from copy to source; None if it is a copy of none. (The noise of the room
-        reaches every mic too, a few samples apart: a mic of noise alone is never taken.)"""
+        sample ``a`` to ``b`` of ``audio``, is a later copy of (``LEAD_CORRELATION``), the
+        loudest (``energy``, dB, the leaks taken out) where several are, followed from copy
+        to source; None if it is a copy of none. (The noise of the room reaches every mic
+        too, a few samples apart: a mic of noise alone is never taken.)"""
         span = self.audio[a:b].astype(np.float64)
         lags = self.leaks.lags
         best, seen = own, {own}
@@ -194,7 +196,7 @@ class CrossTalk:
                 known = self.leaks.gain_delay(k, best)
                 if known is not None and abs(lag / self.rate - known[1]) > LEAD_AGREE:
                     continue
-                found.append((corr, k))
+                found.append((energy[k], k))
             if not found:
                 return None if best == own else best
             best = max(found)[1]
