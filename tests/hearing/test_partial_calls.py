@@ -122,3 +122,23 @@ def test_a_miscall_then_a_call_in_one_segment_are_both_heard(tmp_path, fresh):
                                                  ("call", "two of spades")]
     second = (8000 + len(s["a"]) + len(gap)) / 16000
     assert heard[1].start > second - 0.1 and heard[0].end < second - 0.2
+
+
+def test_a_partial_call_in_the_rest_of_a_segment_decided_while_open(tmp_path, fresh):
+    """The dealer's card leaks in 12 dB down and is decided at a pause while card clatter
+    keeps the segment open; the player's bare "queen" comes 0.3 s after it, in the rest of
+    that segment. The partial-call check hears it there (at its stricter bar for a rest): a
+    partial call, which puts the caller out, and not nothing. (The check may name another
+    partial call on this held-out voice; Stroop judges every partial call alike.)"""
+    from referee.lab.mixing import clatter
+
+    s = corpus(tmp_path, {"deal": "flite:kal|seven of clubs",
+                          "q": "festival:cmu_us_slt_arctic_hts|queen"})
+    x = np.concatenate([np.zeros(8000), s["deal"] * 10 ** (-12 / 20), np.zeros(4800), s["q"],
+                        np.zeros(16000)])
+    noise = clatter(len(x), np.random.default_rng(4))
+    x = x + noise * np.sqrt(np.mean(s["q"] ** 2) / np.mean(noise ** 2) / 10 ** (8 / 10))
+    heard = [u for u in feed(fresh.stream(), x, block=800) if u.kind != "unknown"]
+    assert [u.kind for u in heard] == ["call", "partial"]
+    said_at = (8000 + len(s["deal"]) + 4800) / 16000
+    assert abs(heard[1].start - said_at) < 0.15

@@ -70,6 +70,10 @@ class Backing:
     """Under this from the partial-call check, the decoder's partial call does not stand."""
     partial_alone: float | None = 0.8
     """The partial-call check's bar for a partial call the decoder did not read (None: never)."""
+    partial_rest: float | None = 0.95
+    """The partial-call check's bar for a partial call in the rest of a segment decided while
+    open, read by the decoder or not (None: never; see
+    :class:`referee.hearing.engine.segment_stream.SegmentStream`)."""
     number_take: float | None = 0.5
     """The number check's bar for its own number over the decoder's (None: never)."""
     number_support: float | None = 0.02

@@ -69,8 +69,9 @@ class SegmentStream:
     A segment decided while still open is not done with: from ``REARM`` after the end of
     what was decided, the rest of it is heard afresh, as a segment of its own (the dealer's
     card leaks into a player's mic, and the player's call comes before the noise lets the
-    segment close). What the rest gives must be surer than a segment of its own: no partial
-    call, and a call or shout PocketSphinx reads there needs the classifier's support at a
+    segment close). What the rest gives must be surer than a segment of its own: a partial
+    call only as the partial-call check hears it, surer than elsewhere (``partial_rest``),
+    and a call or shout PocketSphinx reads there needs the classifier's support at a
     pause (after a call, babble was read as a bare "nine" or as "goop").
 
     Why these settings, with the figures that chose them: docs/hearing-decisions.md."""
@@ -382,17 +383,20 @@ class SegmentStream:
         decoder's (``m``) with no more checks of the decoder's when the check gives partial
         calls ``partial_take`` or more; the check's own where the decoder read no phrase and
         it gives them ``partial_alone`` or more; nothing ("unknown") where the decoder read
-        one and the check gives them under ``partial_veto``. Either must still be voiced and
-        pass :meth:`Backed.partial_holds` (short, and no whole call by the classifier).
-        None: the check has no say, and the decoder's checks decide."""
+        one and the check gives them under ``partial_veto``. In the rest of a decided segment
+        the check's partial call stands only from ``partial_rest`` on. Either must still be
+        voiced and pass :meth:`Backed.partial_holds` (short, and no whole call by the
+        classifier). None: the check has no say, and the decoder's checks decide."""
         eng, rate, bk = self.engine, self.engine.rate, self.engine.backing
         t0 = self.start + seg.first / rate
-        if m is None:
+        rest = seg.first == self._rest_of
+        alone = bk.partial_rest if rest else bk.partial_alone
+        if m is None or rest:
             a, b = self._loud_part(seg)
-            if bk.partial_alone is None or b - a > bk.partial_span:
+            if alone is None or b - a > bk.partial_span:
                 return None  # too long for a partial call: no need to ask the check
             said, q = eng.partials.heard(seg.samples)
-            if q < bk.partial_alone:
+            if q < alone:
                 return None
         else:
             q = eng.partials.heard(seg.samples)[1]
@@ -461,7 +465,7 @@ class SegmentStream:
             alone = self._number_alone(seg)
             if alone:
                 return alone
-        if (m is None or m.kind == "partial") and not pause and seg.first != self._rest_of \
+        if (m is None or m.kind == "partial") and not pause \
                 and getattr(eng, "partials", None) is not None:
             weighed = self._partial_weighed(seg, m, words, probs)
             if weighed is not None:
