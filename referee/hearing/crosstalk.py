@@ -48,10 +48,10 @@ this under it; a neighbour whose mic is set louder may be 9 dB over)."""
 LEAD_CORRELATION = 0.6
 """Normalised correlation of the raw signals over which a mic's utterance is a copy of the
 mic whose signal leads it by 1 sample to ``LeakModel.lags`` (a leak reaches the other mics
-later than the talker's own): a mic with its own voice on it holds a neighbour's leak at
-most about 0.3 of its signal (a leak is 10 dB down or more), and a neighbour's leak on a
-mic whose gain is set higher can be as loud as the talker's own (docs/timing.md, "Copies
-told by which mic leads")."""
+later than the talker's own): a mic with its own voice on it correlates with a neighbour's
+at about 0.3 at most (a leak is 10 dB down or more), while a neighbour's leak on a mic whose
+gain is set higher can be as loud as the talker's own (docs/timing.md, "Copies told by which
+mic leads")."""
 LEAD_AGREE = 0.0006
 """Seconds within which the lead must agree with the learnt leak's delay, where it is
 learnt (the room's noise reaches every mic too, with delays of its own)."""
