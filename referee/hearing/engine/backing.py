@@ -68,7 +68,7 @@ class Backing:
     the decoder's own checks of it (None: never)."""
     partial_veto: float | None = 0.15
     """Under this from the partial-call check, the decoder's partial call does not stand."""
-    partial_alone: float | None = 0.8
+    partial_alone: float | None = 0.7
     """The partial-call check's bar for a partial call the decoder did not read (None: never)."""
     partial_rest: float | None = 0.95
     """The partial-call check's bar for a partial call in the rest of a segment decided while
