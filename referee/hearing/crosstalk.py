@@ -99,6 +99,9 @@ class CrossTalk:
         """Times calls from every mic; ``edges``: the edge network it times them by (True:
         the shipped one; None or False: by the envelopes alone, docs/timing.md)."""
         self._refined: tuple | None = None  # the last refine's key and result
+        # loudest() per (channel, start, end) on the audio added so far (the listener asks
+        # it up to three times a decision; cleared when audio is added)
+        self._loudest: dict[tuple[int, float, float], int] = {}
         # per channel: [seconds looked from, next sample to look at, first voice or None]
         self._voice: dict[int, list] = {}
 
@@ -118,6 +121,7 @@ class CrossTalk:
             else:
                 b = b[-gap:]
         self.audio = np.concatenate([self.audio, b])
+        self._loudest.clear()
         self.leaks.observe(b)
         own = None
         if self.cancel is not None:
@@ -132,7 +136,13 @@ class CrossTalk:
         return own
 
     def loudest(self, u: Utterance) -> int:
-        """The channel ``u`` most likely came from."""
+        """The channel ``u`` most likely came from (kept until more audio is added)."""
+        key = (u.channel, u.start, u.end)
+        if key not in self._loudest:
+            self._loudest[key] = self._loudest_now(u)
+        return self._loudest[key]
+
+    def _loudest_now(self, u: Utterance) -> int:
         a = int(u.start * self.rate) - self.first
         b = int(np.ceil(u.end * self.rate)) - self.first
         a, b = max(a, 0), min(b, len(self.audio))
