@@ -70,6 +70,7 @@ class Listening:
         self.source = source
         self.engine = engine
         self.ask = ask
+        self._kinds = None      # what the recogniser was last told to listen for
         """``ask(voice, notify)``, before the game on one live device (``--array``,
         ``--one-mic``): who is who, asked aloud with ``voice``; returns what learns it again
         mid-game ("referee seats"), or None. Raises :class:`ListeningError`."""
@@ -79,6 +80,15 @@ class Listening:
 
     def clock(self) -> float:
         return self.listener.clock()
+
+    def listen_for(self, kinds) -> None:
+        """Hear only phrases of ``kinds`` from the next segment on, as the table wants now
+        (``Table.listening_for``; None: all the game's). Told only when it changes."""
+        if kinds != self._kinds:
+            self._kinds = kinds
+            listen_for = getattr(getattr(self.listener, "recogniser", None), "listen_for", None)
+            if listen_for is not None:
+                listen_for(kinds)
 
     def stop(self) -> None:
         self.listener.stop()

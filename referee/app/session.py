@@ -25,10 +25,16 @@ class ListeningFailed(RefereeError, RuntimeError):
     """The listener stopped with an error; the game was left unfinished (resumable)."""
 
 
-def run_recording(table: Any, events: Iterable[Utterance | Heard]) -> None:
-    """Feed a recording's events to ``table``, then finish the game."""
+def run_recording(table: Any, events: Iterable[Utterance | Heard],
+                  follow: Callable[[Any], None] | None = None) -> None:
+    """Feed a recording's events to ``table``, then finish the game. ``follow(kinds)``
+    is told what the table wants heard (``table.listening_for``) before the first event
+    and after each one (see :meth:`referee.app.inputs.Listening.listen_for`)."""
+    tell = follow or (lambda kinds: None)
+    tell(table.listening_for)
     for event in events:
         table.hear(event)
+        tell(table.listening_for)
         if table.over:
             break
     table.finish()
@@ -40,9 +46,12 @@ def run_live(
     keyboard: TextIO | None = None,
     stop: Callable[[], None] | None = None,
     errors: TextIO | None = None,
+    follow: Callable[[Any], None] | None = None,
 ) -> None:
     """Feed ``table`` from the listener (``events``) and the keyboard until
-    the game is over. ``stop`` stops the listener."""
+    the game is over. ``stop`` stops the listener; ``follow`` as for :func:`run_recording`."""
+    tell = follow or (lambda kinds: None)
+    tell(table.listening_for)
     inbox: queue.Queue = queue.Queue()
 
     def listen() -> None:
@@ -78,6 +87,7 @@ def run_live(
                 raise ListeningFailed(f"{type(item).__name__}: {item}") from item
             else:
                 break
+            tell(table.listening_for)
         ended = True
     finally:
         if stop is not None:

@@ -365,9 +365,10 @@ def referee(args, start: GameStart, channels: list[str], *, deck=None, setup=Non
             where = Table(start, channels, history=history) if rehear else table
             voice.say("Resuming. " + " ".join(where.standing()), at=table.now)
         if recorded:
-            run_recording(table, listening.events)
+            run_recording(table, listening.events, follow=listening.listen_for)
         else:
-            run_live(table, listening.events, keyboard=sys.stdin, stop=listening.stop, errors=sys.stderr)
+            run_live(table, listening.events, keyboard=sys.stdin, stop=listening.stop, errors=sys.stderr,
+                     follow=listening.listen_for)
     except JournalFileError as e:
         print(f"referee: {e}", file=sys.stderr)
         return 2

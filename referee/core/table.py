@@ -306,6 +306,11 @@ class Table(TypedInput):
                 self._say(again, at=now)
 
     @property
+    def listening_for(self) -> frozenset[str] | None:
+        """The phrase kinds the game wants heard now (Swoop: no totals in play); None: all."""
+        return getattr(self.game, "listening_for", None)
+
+    @property
     def paused(self) -> bool:
         """The game is paused: no dealing, no timers, no verdicts until it resumes."""
         game = self.game

@@ -200,3 +200,29 @@ def test_speech_over_the_referees_own_voice_is_not_asked_again(tmp_path):
     mic.wait(1.0)                                     # bob's own mumble, later: asked again
     speaker.close()
     assert [s.text for s in speaker.history()].count("Say that again.") == 1
+
+
+def test_totals_are_listened_for_only_while_reports_are_asked_for(tmp_path):
+    from referee.app.session import run_recording
+    from referee.core.games.swoop import PLAY_KINDS, REPORT_KINDS
+
+    table, speaker, _, _ = make(tmp_path)
+    assert table.listening_for == PLAY_KINDS and "number" not in PLAY_KINDS
+    said = [("call", s) for s in ("two eights", "five", "seven", "pick up", "ten", "queen",
+                                  "two", "king")]
+    said += [("command", "undo")]
+    said += [("call", s) for s in ("jack", "four jacks", "four queens", "four nines",
+                                   "three sixes")]                    # ann goes out
+    said += [("number", "forty two")]                                 # bob's report
+    events = []
+    for k, (kind, s) in enumerate(said):
+        events += [Utterance(kind, s, k + 0.1, k + 0.6, player="table"), Heard("table", k + 1.0)]
+    told = []
+    run_recording(table, events, follow=told.append)
+    assert told[0] == PLAY_KINDS
+    # told[1 + e] follows events[e]: ann's last play is event 2j, its watermark 2j + 1
+    out = 1 + 2 * said.index(("call", "three sixes"))
+    first = told.index(REPORT_KINDS)
+    assert first in (out, out + 1) and set(told[:first]) == {PLAY_KINDS}
+    assert set(told[first:]) == {REPORT_KINDS}
+    assert "number" in REPORT_KINDS

@@ -100,6 +100,11 @@ class SwoopOptions:
 
 PLAYING, SCORING, OVER = "playing", "scoring", "over"
 
+#: What the referee listens for (phrase kinds) in play, and while reports are asked for:
+#: totals only then, or a play's words are heard as one ("four eights" as "forty eight").
+PLAY_KINDS = frozenset({"call", "command"})
+REPORT_KINDS = frozenset({"call", "command", "number"})
+
 
 @dataclass
 class _Pile:
@@ -143,6 +148,11 @@ class SwoopGame:
         self.scored = 0
 
     # Views ---------------------------------------------------------------------
+    @property
+    def listening_for(self) -> frozenset[str]:
+        """The phrase kinds to hear now: :data:`PLAY_KINDS` in play, else :data:`REPORT_KINDS`."""
+        return PLAY_KINDS if self.phase == PLAYING else REPORT_KINDS
+
     @property
     def turn(self) -> str:
         """Whose turn it is."""

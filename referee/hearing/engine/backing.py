@@ -4,6 +4,7 @@ the suit check beside a decoder, and when each is believed."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -145,6 +146,25 @@ class Backed:
     name = "backed"
     rate = 16000
     grammar: Grammar
+    hearing: frozenset[str] | None = None
+    """The grammar's kinds listened for now (see :meth:`listen_for`); None: all of them."""
+
+    def listen_for(self, kinds: Iterable[str] | None) -> None:
+        """Hear only the grammar's phrases of ``kinds`` from the next segment on (None: all
+        of them); the kinds the grammar lacks are left out. A phrase of another kind is
+        heard as talk ("unknown"). :class:`EngineError` if the grammar has none of them."""
+        if kinds is None:
+            self.hearing = None
+            return
+        ks = frozenset(kinds) & self.grammar.kinds
+        if not ks:
+            raise EngineError(f"grammar {self.grammar.name!r} has no phrases of the kinds "
+                              f"{', '.join(sorted(kinds))}")
+        self.hearing = None if ks == self.grammar.kinds else ks
+
+    def listened(self, kind: str) -> bool:
+        """Whether phrases of ``kind`` are listened for now (see :meth:`listen_for`)."""
+        return self.hearing is None or kind in self.hearing
 
     def _back(self, classifier: PhraseClassifier | str | bool, suits: SuitCheck | str | bool,
               backing: Backing, numbers: NumberCheck | str | bool = True,
@@ -277,7 +297,8 @@ class Backed:
         p = c.probabilities(samples) if feats is None else c.probabilities_of_features(feats)
         probs: dict[str, float] = {OTHER: 0.0}
         for name, q in zip(c.classes, p):
-            if self.phrase_kinds.get(name) in CALLS_AND_SHOUTS:
+            kind = self.phrase_kinds.get(name)
+            if kind in CALLS_AND_SHOUTS and self.listened(kind):
                 probs[name] = float(q)
             else:
                 probs[OTHER] += float(q)

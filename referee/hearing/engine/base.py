@@ -4,6 +4,7 @@ for by default and where the models live."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -41,6 +42,9 @@ class Recogniser(Protocol):
 
     def stream(self, start: float = 0.0, channel: int = 0, player: str | None = None,
                source: str = "") -> RecogniserStream: ...
+
+    def listen_for(self, kinds: Iterable[str] | None) -> None:
+        """Hear only the grammar's phrases of ``kinds`` from the next segment on; None: all."""
 
 
 def _as_int16(samples: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -171,6 +172,10 @@ class PocketSphinx(Backed):
         self.denoise = denoise
         self._Decoder = Decoder
         self._decoders: dict[int, object] = {}
+        #: The search of the kinds listened for (:meth:`listen_for`), and each decoder's
+        #: searches of the grammar so far (by the decoder's id).
+        self._search = "grammar"
+        self._searches: dict[int, set[str]] = {}
         self.decoder = self.decoder_for(0)
         self._back(classifier, suits, backing, numbers, partials)
 
@@ -181,7 +186,7 @@ class PocketSphinx(Backed):
         d = self._decoders.get(channel)
         if d is None:
             d = self._Decoder(**self._config)
-            d.add_jsgf_string("grammar", self._jsgf(d, self._garbage))
+            d.add_jsgf_string("grammar", self._jsgf(d, self._garbage, self.grammar))
             if (self.reject, self.reject_command, self.reject_addressed,
                     self.reject_partial, self.reject_of) != (None, None, None, None, None):
                 # A free phone loop: the rival explanation of the same audio.
@@ -195,13 +200,32 @@ class PocketSphinx(Backed):
                 d.add_jsgf_string("of", "#JSGF V1.0;\ngrammar of;\npublic <of> = of;\n")
             d.activate_search("grammar")
             self._decoders[channel] = d
+            self._searches[id(d)] = {"grammar"}
         return d
 
-    def _jsgf(self, d, garbage: float) -> str:
-        """The grammar's phrases, and (``garbage`` > 0) a rival loop of single
+    def listen_for(self, kinds: Iterable[str] | None) -> None:
+        """Hear only the grammar's phrases of ``kinds`` from the next segment on (None: all of
+        them): each decoder searches that part of the grammar alone, so a play is not read
+        as a total ("four eights" as "forty eight") while no totals are asked for."""
+        super().listen_for(kinds)
+        self._search = "grammar" if self.hearing is None else \
+            "grammar:" + ",".join(sorted(self.hearing))
+
+    def _grammar_search(self, d) -> None:
+        """Make the search of the kinds listened for (see :meth:`listen_for`) the active one
+        of decoder ``d``, adding it on first use."""
+        added = self._searches.setdefault(id(d), {"grammar"})
+        if self._search not in added:
+            d.add_jsgf_string(self._search, self._jsgf(d, self._garbage,
+                                                       self.grammar.subset(self.hearing)))
+            added.add(self._search)
+        d.activate_search(self._search)
+
+    def _jsgf(self, d, garbage: float, grammar: Grammar) -> str:
+        """``grammar``'s phrases, and (``garbage`` > 0) a rival loop of single
         phones with that weight: speech better explained by free phones than
         by any phrase decodes to garbage and is reported as unknown."""
-        text = self.grammar.jsgf(self.fillers, self.decoys, self.chatter_weight)
+        text = grammar.jsgf(self.fillers, self.decoys, self.chatter_weight)
         if garbage <= 0:
             return text
         for ph in PHONES:
@@ -316,7 +340,7 @@ class PocketSphinx(Backed):
             p = None if g is None else _search_score(d, "phones", pcm)
             return None if p is None else (g[0] - p[0]) / g[1]
         finally:
-            d.activate_search("grammar")
+            self._grammar_search(d)
 
     def _addressed_score(self, d, said: str, pcm: np.ndarray) -> float | None:
         """What follows "referee" in the command ``said``, ``pcm``, read as that
@@ -334,7 +358,7 @@ class PocketSphinx(Backed):
             p = None if g is None else _search_score(d, "phones", pcm)
             return None if p is None else (g[0] - p[0]) / g[1]
         finally:
-            d.activate_search("grammar")
+            self._grammar_search(d)
 
     def _phone_loop(self, d, pcm: np.ndarray) -> float | None:
         """``c``: the last grammar pass's score minus a free phone loop's on the
@@ -349,7 +373,7 @@ class PocketSphinx(Backed):
             p = _search_score(d, "phones", pcm)
             return None if p is None else (g - p[0]) / frames
         finally:
-            d.activate_search("grammar")
+            self._grammar_search(d)
 
     def confidence(self, score: float | None, pause: int, reject: float | None = None
                    ) -> float:
@@ -379,6 +403,7 @@ class PocketSphinx(Backed):
             # Seeded by the segment, so the same audio always decodes the same.
             x = x + np.random.default_rng(len(x)).normal(0.0, sigma, len(x))
         pcm = np.clip(np.round(x), -32768, 32767).astype(np.int16)
+        self._grammar_search(d)
         d.start_utt()
         d.process_raw(pcm.tobytes(), False, True)
         d.end_utt()

@@ -461,12 +461,13 @@ class SegmentStream:
                                        probs)
         said = " ".join(w for w, _, _ in words)
         m = eng.grammar.match(said) if words else None
-        if m is None and not pause and getattr(eng, "numbers", None) is not None:
+        if m is None and not pause and getattr(eng, "numbers", None) is not None \
+                and eng.listened("number"):
             alone = self._number_alone(seg)
             if alone:
                 return alone
         if (m is None or m.kind == "partial") and not pause \
-                and getattr(eng, "partials", None) is not None:
+                and getattr(eng, "partials", None) is not None and eng.listened("partial"):
             weighed = self._partial_weighed(seg, m, words, probs)
             if weighed is not None:
                 return weighed

@@ -115,6 +115,7 @@ class Vosk(Backed):
         conf = min(float(w.get("conf", 1.0)) for w in found)
         m = self.grammar.match(text)
         if "[unk]" in text.split() or conf < self.min_confidence \
+                or (m is not None and not self.listened(m.kind)) \
                 or (m is not None and m.kind in CALLS_AND_SHOUTS and self.ruled_out(m.said, probs)):
             return text, words, 0.0
         return text, words, conf
@@ -163,7 +164,8 @@ class VoskStream:
         said = " ".join(w["word"] for w in words)
         conf = min(float(w.get("conf", 1.0)) for w in words)
         m = self.engine.grammar.match(said)
-        if m is None or "[unk]" in said or conf < self.engine.min_confidence:
+        if m is None or "[unk]" in said or conf < self.engine.min_confidence \
+                or not self.engine.listened(m.kind):
             kind, canon = "unknown", said
         else:
             kind, canon = m.kind, m.said
