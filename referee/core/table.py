@@ -239,6 +239,8 @@ class Table(TypedInput):
         if isinstance(happening, Deal) and happening.card in self.dealt:
             self._note(f"not dealt: {DealtTwice(happening.card)}")     # one deck: never fed twice
             return
+        if stream == KEYBOARD:
+            happening = self._in_typed_order(happening)
         try:
             verdicts = self.judge.push(stream, happening)
         except LateReport as e:

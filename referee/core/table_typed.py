@@ -4,8 +4,11 @@ kept apart because every game reads typed text its own way."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.core.announce import sentence
 from referee.core.cards import Card, DealtTwice
+from referee.core.clock import seconds
 from referee.core.events import COMMANDS, Command, Deal, command_name
 from referee.core.games import soccer_talk, swoop_talk
 from referee.core.games.goop_count import CountDialogue
@@ -18,6 +21,21 @@ KEYBOARD = "keyboard"
 class TypedInput:
     """What :class:`~referee.core.table.Table` does with typed text (it supplies the game,
     the dialogue and the ways to push, say and ask)."""
+
+    #: The game's time key of the last typed event (see :meth:`_in_typed_order`).
+    _typed_key: tuple = ()
+
+    def _in_typed_order(self, happening):
+        """A typed event that the game would order before the one typed before it (events
+        at one time are judged in a fixed order of kinds: a play before an undo), moved a
+        microsecond after that one: the journal then replays them in the order typed. The
+        move puts it after what the mics have heard, so it is judged at the next block."""
+        key = self.game.time_key(happening)
+        if self._typed_key and key < self._typed_key and hasattr(happening, "at"):
+            happening = replace(happening, at=seconds(self._typed_key[0] + 1))
+            key = self.game.time_key(happening)
+        self._typed_key = key
+        return happening
 
     def type(self, text: str) -> str | None:
         """Typed input (the dealer's keyboard): a card deals it; a command word

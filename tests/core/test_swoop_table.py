@@ -226,3 +226,27 @@ def test_totals_are_listened_for_only_while_reports_are_asked_for(tmp_path):
     assert first in (out, out + 1) and set(told[:first]) == {PLAY_KINDS}
     assert set(told[first:]) == {REPORT_KINDS}
     assert "number" in REPORT_KINDS
+
+
+def test_an_undo_and_a_play_typed_at_one_audio_time_replay_in_their_order(tmp_path):
+    table, speaker, journal, _ = make(tmp_path)
+    mic = Mic(table)
+    mic.say("two eights")                  # ann
+    mic.say("five")                        # bob
+    mic.say("pick up")                     # cai picks up; ann leads
+    mic.say("a seven")                     # ann, misheard: it was a ten
+    assert table.type("undo") is None      # typed while no audio comes in: one clock time
+    assert table.type("ann: 10") is None
+    mic.wait(1.0)
+    journal.close()
+    objs = read_journal(journal.path).objects
+    typed = [o for o in objs if o["type"] in ("command", "play") and o["at"] >= 4.0]
+    assert [o["type"] for o in typed] == ["command", "play"]
+    assert typed[0]["at"] < typed[1]["at"]
+    played = [o for o in objs if o["type"] == "played"]
+    assert (played[-1]["player"], played[-1]["rank"], played[-1]["swoop"]) == ("ann", "10", "ten")
+    lines = [json.dumps(o) for o in objs]
+    live = [o for o in objs[1:] if o["type"] not in ("play", "pick-up", "going-out", "report",
+                                                       "command", "tally", "note")]
+    replayed = [encode_verdict(v) for v in replay_lines(lines)]
+    assert [v for v in replayed if v["type"] != "final"] == live     # the game goes on
