@@ -131,3 +131,13 @@ NUMBER_TALK = {
     "held-out": ("seven is my lucky number", "back in five", "three cheers for that",
                  "about a dozen of them", "the first one to fifty", "it took forty seconds"),
 }
+
+#: Table talk near Swoop's plays that is no play, per split (``referee bench-swoop``).
+SWOOP_NEAR_MISSES = {
+    "tuning": ("I'll pick up the kids", "seven o'clock", "pick up the phone",
+               "I'm out of milk", "two of them", "blind as a bat", "ten more minutes",
+               "the queen of england"),
+    "held-out": ("can you pick up some bread", "it's nine o'clock already", "I'm out of time",
+                 "two kings of france", "a blind date", "eight of us came",
+                 "four jacks and a queen walked in", "check it out"),
+}

@@ -77,3 +77,36 @@ def test_a_question_is_asked_again_at_most_twice_then_the_referee_waits():
     d.heard(None, "seven", 60.0)
     asked = [t for t in range(61, 120) if d.tick(float(t))]
     assert asked == [61, 66, 71]                                 # the next question, then twice again
+
+
+def test_numbers_are_listened_for_only_during_the_count(tmp_path):
+    import io
+
+    from referee.app.journal_file import JournalFile
+    from referee.app.session import run_recording
+    from referee.core.events import GameStart, Heard, Utterance
+    from referee.core.games.goop import COUNT_KINDS, PLAY_KINDS
+    from referee.core.table import Table, TableOptions
+    from referee.voice.speaker import Speaker
+
+    table = Table(GameStart("goop", ("ann", "bob")), ["ann", "bob"],
+                  speaker=Speaker(None, text=io.StringIO()),
+                  journal=JournalFile.new("goop", folder=tmp_path), json_out=io.StringIO(),
+                  options=TableOptions(confirm=1.0))
+    assert "number" not in PLAY_KINDS and "shout" not in COUNT_KINDS
+    events = [Utterance("shout", "goop", 1.0, 1.4, player="ann"), Heard("ann", 3.0),
+              Heard("bob", 3.0)]
+    t = 3.0
+    for player, n in (("ann", "seven"), ("ann", "zero"), ("bob", "none"), ("bob", "four")):
+        t += 2.0
+        events += [Utterance("number", n, t, t + 0.5, player=player), Heard("ann", t + 1.9),
+                   Heard("bob", t + 1.9)]
+    events += [Heard("ann", t + 20.0), Heard("bob", t + 20.0)]
+    told = []
+    run_recording(table, events, follow=told.append)
+    assert told[0] == PLAY_KINDS
+    counting = told.index(COUNT_KINDS)
+    assert counting in (2, 3)                       # at a watermark past the shout race
+    back = told.index(PLAY_KINDS, counting)         # the count tallied: play again
+    assert set(told[counting:back]) == {COUNT_KINDS} and told[-1] == PLAY_KINDS
+    assert table.game.totals != {"ann": 0, "bob": 0}

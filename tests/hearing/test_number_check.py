@@ -104,3 +104,35 @@ def test_the_count_hears_numbers_that_sound_alike(goop_count, unchecked, speech,
 def test_talk_is_no_number_with_the_check(goop_count, unchecked, speech, name):
     assert _heard(unchecked, speech[name]), "no number without the check: pick another"
     assert _heard(goop_count, speech[name]) == []
+
+
+@pytest.fixture(scope="session")
+def babble_answers(tmp_path_factory):
+    """Three answers of the numbers benchmark's tuning voices in babble at 20 dB, built as
+    the benchmark builds them: the decoder reads each with a short "no" out of the babble
+    before it, whose length no word has."""
+    from referee.lab.bench import corpus, numbers_bench
+
+    items = [i for i in numbers_bench.plan(1) if i.split == "tuning" and i.snr == "20"
+             and i.noise == "babble" and i.text in ("twenty one", "twenty", "forty seven")]
+    d = tmp_path_factory.mktemp("babble-answers")
+    return d, corpus.build(items, d, 1)
+
+
+def test_a_number_the_check_is_sure_of_stands_whatever_the_decoder_s_word_times(
+        babble_answers):
+    from referee.core.games.goop import COUNT_KINDS
+    from referee.core.numbers import parse_number
+    from referee.lab.bench.run import measure
+
+    d, items = babble_answers
+    assert len(items) == 3
+    for sure in (None, 0.5):
+        engine = PocketSphinx(grammar=Grammar.load().subset(COUNT), number_sure=sure)
+        engine.listen_for(COUNT_KINDS)
+        for item in items:
+            heard = [h for h in measure(engine, item, d)["heard"] if h["kind"] != "unknown"]
+            if sure is None:
+                assert heard == [], "heard without the sure number: pick another"
+            else:
+                assert [parse_number(h["said"]).value for h in heard] == [int(item.expect)]

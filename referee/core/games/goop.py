@@ -138,6 +138,11 @@ class GoopNote:
 # --- The state machine -------------------------------------------------------
 
 PLAYING, RACING, COUNTING, OVER = "playing", "racing", "counting", "over"
+
+#: What the referee listens for (phrase kinds) in play, and during the count: numbers only
+#: then, or a "goop" may be heard as "two", and shouts only in play.
+PLAY_KINDS = frozenset({"shout", "command"})
+COUNT_KINDS = frozenset({"number", "command"})
 TRANSITIONS = {
     (PLAYING, "shout"): RACING,
     (RACING, "shout"): RACING,
@@ -175,6 +180,12 @@ class GoopGame:
         """Hands scored so far."""
         self.extra_hands = False
         """Someone has reached the target with the top tied: hands go on until it is not."""
+
+    @property
+    def listening_for(self) -> frozenset[str]:
+        """The phrase kinds to hear now: :data:`COUNT_KINDS` during the count, else
+        :data:`PLAY_KINDS`."""
+        return COUNT_KINDS if self.phase == COUNTING else PLAY_KINDS
 
     @staticmethod
     def time_key(event) -> tuple:

@@ -15,6 +15,7 @@ from referee.hearing.engine.base import EngineError
 from referee.hearing.grammar import Grammar, Match
 from referee.hearing.number_check import TOP, NumberCheck
 from referee.hearing.partial_check import PartialCheck
+from referee.hearing import play_check
 from referee.hearing.suits import SuitCheck
 
 #: Calls and shouts must be voiced (have a pitch) for at least this many 10 ms
@@ -80,7 +81,12 @@ class Backing:
     number_support: float | None = 0.02
     """Under this from the number check, the decoder's number is not believed."""
     number_alone: float | None = 0.7
-    """The number check's bar for a number where the decoder read no phrase (None: never)."""
+    """The number check's bar for a number where the decoder read no phrase, or read one the
+    check does not believe (None: never)."""
+    number_sure: float | None = 0.5
+    """From this on from the number check, a number the decoder read (or the check's own in
+    its place) stands without the decoder's checks of its words (their lengths, speech
+    outside them), over the segment's loud part (None: never)."""
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -141,11 +147,15 @@ class Backed:
     count's numbers are listened for, the number check weighs the decoder's
     number (:meth:`number_heard`) and may find one the decoder did not read
     (:meth:`number_alone`). These settings are the engine's ``backing``
-    (:class:`Backing`)."""
+    (:class:`Backing`). With Swoop's grammar, Swoop's play check
+    (:mod:`referee.hearing.play_check`) is the classifier, there is no suit check, and
+    nothing is decided before a segment ends."""
 
     name = "backed"
     rate = 16000
     grammar: Grammar
+    swoop = False
+    """Whether the grammar is Swoop's (see :meth:`_back`)."""
     hearing: frozenset[str] | None = None
     """The grammar's kinds listened for now (see :meth:`listen_for`); None: all of them."""
 
@@ -183,7 +193,12 @@ class Backed:
                               and self.grammar.name == "table")
         #: The partial-call check (see :mod:`referee.hearing.partial_check`), or None.
         self.partials = _check(PartialCheck, partials, "partial" in self.grammar.kinds)
-        self.classifier = self._load_classifier(classifier)
+        #: Swoop's grammar: its play check stands in for the phrase classifier, and a turn
+        #: game needs no haste, so nothing is decided before a segment ends.
+        self.swoop = swoop = self.grammar.name == play_check.GRAMMAR
+        if swoop:
+            self.backing = dataclasses.replace(backing, early=None, decide_at_pause=False)
+        self.classifier = self._load_classifier(classifier, swoop)
         #: The kind of each of the classifier's phrases in this grammar (None: not in it).
         self.phrase_kinds = {} if self.classifier is None else {
             name: getattr(self.grammar.match(name), "kind", None)
@@ -192,7 +207,7 @@ class Backed:
             # None of its phrases is one of this grammar's calls or shouts.
             self.classifier, self.phrase_kinds = None, {}
         #: The suit check (see :mod:`.suits`), beside the classifier.
-        self.suits = _check(SuitCheck, suits, self.classifier is not None)
+        self.suits = _check(SuitCheck, suits, self.classifier is not None and not swoop)
 
     def partial_holds(self, probs: dict[str, float] | None, span: float) -> bool:
         """Whether a partial call the decoder found may
@@ -208,26 +223,28 @@ class Backed:
         doubt = max((v for name, v in probs.items() if name != OTHER), default=0.0)
         return doubt < self.backing.partial_doubt
 
-    def number_heard(self, m: Match | None, samples: np.ndarray) -> Match | None:
+    def number_heard(self, m: Match | None, samples: np.ndarray) -> tuple[Match | None, float]:
         """The number the decoder read (``m``, a match of kind ``number``) weighed
         against the number check on the segment's ``samples``: the check's own
         number when it gives that ``number_take`` or more ("fourteen" read as
         "forty"), None when it gives the decoder's under ``number_support`` (talk
-        forced onto a number), else ``m``. A correction stays one. Anything
-        but a number, or with no number check, is ``m`` as it is."""
+        forced onto a number), else ``m``; and the check's probability of the number
+        given (0 when there is none). A correction stays one. Anything but a number,
+        or with no number check, is ``m`` as it is."""
         if self.numbers is None or m is None or m.kind != "number":
-            return m
+            return m, 0.0
         read = parse_number(m.said)
         if read is None or read.value > TOP:
-            return m
+            return m, 0.0
         p = self.numbers.probabilities(samples)
         best = max(p, key=p.get)
         take, support = self.backing.number_take, self.backing.number_support
         if best is not None and best != read.value and take is not None and p[best] >= take:
-            return self.grammar.match(("no " if read.correction else "") + number_words(best))
+            return self.grammar.match(("no " if read.correction else "") + number_words(best)), \
+                p[best]
         if support is not None and p.get(read.value, 0.0) < support:
-            return None
-        return m
+            return None, 0.0
+        return m, p.get(read.value, 0.0)
 
     def number_alone(self, samples: np.ndarray) -> tuple[Match, float] | None:
         """The number the number check gives ``number_alone`` or more in a segment
@@ -264,7 +281,8 @@ class Backed:
         """What is in use, for start-up messages and reports."""
         out = self.name
         if self.classifier is not None:
-            out += f" + phrase classifier ({self.classifier.path})"
+            what = "Swoop play check" if self.swoop else "phrase classifier"
+            out += f" + {what} ({self.classifier.path})"
             if self.suits is not None:
                 out += f" + suit check ({self.suits.path})"
         if self.numbers is not None:
@@ -274,15 +292,18 @@ class Backed:
         model = getattr(self, "model_path", None)
         return out + (f"; model {model}" if model else "")
 
-    def _load_classifier(self, classifier) -> PhraseClassifier | None:
-        """The phrase classifier (``True``: the one in models/), or None when
-        it is turned off or there are no calls or shouts to listen for."""
+    def _load_classifier(self, classifier, swoop: bool = False) -> PhraseClassifier | None:
+        """The phrase classifier (``True``: the one in models/; ``swoop``: Swoop's play
+        check), or None when it is turned off or there are no calls or shouts to listen
+        for."""
         if classifier is False or classifier is None \
                 or not self.grammar.kinds & CALLS_AND_SHOUTS:
             return None
         if isinstance(classifier, PhraseClassifier):
             return classifier
         try:
+            if swoop:
+                return play_check.load(None if classifier is True else classifier)
             return PhraseClassifier.load(None if classifier is True else classifier)
         except ClassifierError as e:
             raise EngineError(str(e)) from None

@@ -225,7 +225,9 @@ class PocketSphinx(Backed):
         """``grammar``'s phrases, and (``garbage`` > 0) a rival loop of single
         phones with that weight: speech better explained by free phones than
         by any phrase decodes to garbage and is reported as unknown."""
-        text = grammar.jsgf(self.fillers, self.decoys, self.chatter_weight)
+        # decoys only beside calls or shouts (see __init__)
+        decoys = self.decoys and bool(grammar.kinds & CALLS_AND_SHOUTS)
+        text = grammar.jsgf(self.fillers, decoys, self.chatter_weight)
         if garbage <= 0:
             return text
         for ph in PHONES:

@@ -364,19 +364,30 @@ class SegmentStream:
 
     def _number_alone(self, seg) -> list[Utterance]:
         """The number the number check is sure of in a segment where the decoder read
-        no phrase (see :meth:`Backed.number_alone`), if its loud part lasts at most
-        :data:`MAX_NUMBER` seconds and is voiced as a call must be."""
-        eng, rate = self.engine, self.engine.rate
+        no phrase, or a number the check does not believe (see :meth:`Backed.number_alone`),
+        if its loud part lasts at most :data:`MAX_NUMBER` seconds and is voiced as a call
+        must be."""
+        eng = self.engine
         a, b = self._loud_part(seg)
         if b - a > MAX_NUMBER:
             return []  # talk: no need to ask the check
         found = eng.number_alone(seg.samples)
-        if found is None or checks.voiced_run(
+        return [] if found is None else self._number_over(seg, found[0].said, found[1], a, b)
+
+    def _number_over(self, seg, said: str, p: float, a: float | None = None,
+                     b: float | None = None) -> list[Utterance]:
+        """The number ``said`` (the number check gives it ``p``) over the segment's loud
+        part (from ``a`` to ``b`` seconds into it, when known), if that lasts at most
+        :data:`MAX_NUMBER` seconds and is voiced as a call must be; else nothing."""
+        rate = self.engine.rate
+        if a is None or b is None:
+            a, b = self._loud_part(seg)
+        if b - a > MAX_NUMBER or checks.voiced_run(
                 seg.samples[int(a * rate):int(b * rate)], rate) < MIN_VOICED_RUN:
             return []
         t0 = self.start + seg.first / rate
-        return [Utterance("number", found[0].said, float(t0 + a), float(t0 + b),
-                          round(found[1], 3), self.channel, self.player, self.source)]
+        return [Utterance("number", said, float(t0 + a), float(t0 + b), round(p, 3),
+                          self.channel, self.player, self.source)]
 
     def _partial_weighed(self, seg, m, words, probs) -> list[Utterance] | None:
         """A partial call as the partial-call check weighs it (see :class:`Backing`): the
@@ -454,7 +465,8 @@ class SegmentStream:
                 if u:
                     return u
         bar = eng.backing.pause_support if pause and probs is not None else None
-        if bar is not None and max(v for name, v in probs.items() if name != OTHER) < bar:
+        if bar is not None and max((v for name, v in probs.items() if name != OTHER),
+                                   default=0.0) < bar:
             return []
         lead = seg.samples[:max(0, seg.speech_first - seg.first)]
         text, words, conf = eng.decode(seg.samples, lead[-int(0.25 * rate):], self.channel,
@@ -475,8 +487,17 @@ class SegmentStream:
             return []
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
         start, end = float(t0 + a), float(t0 + b)
-        if m is not None and m.kind == "number":
-            m = eng.number_heard(m, seg.samples)  # "forty" that was "fourteen"
+        if m is not None and m.kind == "number" and not pause:
+            m, p = eng.number_heard(m, seg.samples)  # "forty" that was "fourteen"
+            sure = eng.backing.number_sure
+            if m is not None and conf > 0 and sure is not None and p >= sure:
+                # the check heard the whole segment: the decoder's word times do not matter
+                over = self._number_over(seg, m.said, p)
+                if over:
+                    return over
+            if m is None:
+                return self._number_alone(seg) or [Utterance(
+                    "unknown", said, start, end, 0.0, self.channel, self.player, self.source)]
         outside = eng.backing.partial_outside if m is not None and m.kind == "partial" \
             else eng.backing.max_outside
         if m is None or conf <= 0 or not checks.plausible(words, a, b) \

@@ -107,6 +107,7 @@ def default_dir(seed: int = 1) -> Path:
 def run(args, measure, progress, engine_desc) -> int:
     """``referee bench --numbers``: build, measure and write the section."""
     from referee.app.inputs import KINDS as GAME_KINDS
+    from referee.core.games.goop import COUNT_KINDS
     from referee.hearing.grammar import Grammar
 
     cdir = Path(args.corpus) if args.corpus else default_dir(args.seed)
@@ -118,7 +119,8 @@ def run(args, measure, progress, engine_desc) -> int:
         if (m.said if m else None) != it.expect:
             raise ValueError(f"{it.text!r}: the goop grammar gives {m}, not {it.expect!r}")
     return phrase_run.run(args, "numbers", items, grammar, {i.id: i.extra["said"] for i in items},
-                          "said", render, HEADING, cdir, measure, progress, engine_desc)
+                          "said", render, HEADING, cdir, measure, progress, engine_desc,
+                          listen_for=COUNT_KINDS)
 
 
 def _heard(rec: dict) -> str:
@@ -138,8 +140,8 @@ def render(records: list[dict], meta: dict) -> str:
          f"every number about three times per split, five answers per SNR and voice), says "
          f"{CORRECTIONS} corrections (\"no fifteen\", \"correction nine\") and 3 sentences "
          "with number words that are no answer (\"give me two minutes\"); held-out voices say "
-         "other sentences. Heard as `referee play goop` hears them (shouts, commands and "
-         "numbers). Correct: one thing heard, and it is the number said (an answer heard as "
+         "other sentences. Heard as `referee play goop` hears them during the count (numbers "
+         "and commands; shouts only in play). Correct: one thing heard, and it is the number said (an answer heard as "
          "\"no 27\" is 27, as the count takes it; a correction must be heard as one). False "
          "accept: a number, shout or call heard in the talk.", ""]
 

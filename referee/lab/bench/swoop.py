@@ -7,12 +7,13 @@ streaming (``corpus``, ``mixing``, ``run.measure``), with the Swoop grammar.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 import time
 from pathlib import Path
 
-from referee.lab import mixing
+from referee.lab import mixing, sentences
 from referee.lab.bench import corpus
 from referee.lab.bench.corpus import SNRS, SPLITS, Item
 from referee.lab.synth import SynthError
@@ -38,14 +39,7 @@ RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 COUNTS = ("two", "three", "four")
 
 #: Table talk near Swoop's phrases that is no play, per split.
-NEAR_MISSES = {
-    "tuning": ("I'll pick up the kids", "seven o'clock", "pick up the phone",
-               "I'm out of milk", "two of them", "blind as a bat", "ten more minutes",
-               "the queen of england"),
-    "held-out": ("can you pick up some bread", "it's nine o'clock already", "I'm out of time",
-                 "two kings of france", "a blind date", "eight of us came",
-                 "four jacks and a queen walked in", "check it out"),
-}
+NEAR_MISSES = sentences.SWOOP_NEAR_MISSES
 
 
 def _plural(rank: str) -> str:
@@ -188,10 +182,11 @@ def run(args: argparse.Namespace) -> int:
     kinds = args.kinds.replace(",", ", ") if args.kinds else \
         "plays and near misses heard as in play: " + ", ".join(sorted(PLAY_KINDS)) + \
         "; totals as when reports are asked for: " + ", ".join(sorted(REPORT_KINDS))
+    root = str(Path(__file__).resolve().parents[3]) + os.sep   # models named from the repository
     about = (f"- **Date:** {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
              f"{len(records)} items, {time.time() - t0:.0f} s wall\n"
              f"- **Machine:** {platform.system()} {platform.machine()}, Python {platform.python_version()}\n"
-             f"- **Engine:** {getattr(recogniser, 'description', '?')}, grammar swoop "
+             f"- **Engine:** {getattr(recogniser, 'description', '?').replace(root, '')}, grammar swoop "
              f"({kinds})\n"
              f"- **Voices:** the hearing benchmark's ({len(corpus.VOICES)}: 8 tuning, 8 held-out); "
              "per voice 12 plays, 3 totals, 4 near misses")

@@ -7,10 +7,11 @@
     python -m referee.lab.train overlaps [the options of data] [--reverb F]
     python -m referee.lab.train numbers [--per-number N] [--others N] [--seed S] [--out FILE]
     python -m referee.lab.train partials [--per-partial N] [--others N] [--seed S] [--out FILE]
+    python -m referee.lab.train plays [--per-play N] [--others N] [--seed S] [--out FILE]
     python -m referee.lab.train edges [--per-card N] [--seed S] [the voice shares of data]
     python -m referee.lab.train fit-edges [--data FILE ...] [--out models/edges.npz] [--epochs N]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
-                                 [--init MODEL --lr RATE] [--suits | --overlaps | --numbers | --partials]
+                                 [--init MODEL --lr RATE] [--suits | --overlaps | --numbers | --partials | --plays]
 
 ``tails`` makes the suit check's examples (the ends of the same utterances,
 see referee/train/tails.py); ``fit --suits`` fits the suit check from them
@@ -21,7 +22,8 @@ voice at once, see referee/lab/train/overlaps.py); ``fit --overlaps`` fits it (d
 ``numbers`` makes the number check's (the Goop count's answers and talk that is none, see
 referee/lab/train/numbers.py); ``fit --numbers`` fits it (default --out models/numbers.npz,
 --data ~/.cache/referee/train/numbers.npz). ``partials`` and ``fit --partials``: the same for
-the partial-call check (referee/lab/train/partials.py; models/partials.npz). ``edges`` and
+the partial-call check (referee/lab/train/partials.py; models/partials.npz); ``plays`` and
+``fit --plays``: Swoop's play check (referee/lab/train/plays.py; models/plays.npz). ``edges`` and
 ``fit-edges``: the edge network of call timing (referee/lab/train/edges.py; models/edges.npz).
 """
 
@@ -59,6 +61,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="of each partial call (default %(default)s)")
     pc.add_argument("--calls", type=int, default=10,
                     help="of each whole card call (default %(default)s)")
+    pl = sub.add_parser("plays", help="synthesise Swoop's play check's training data")
+    _data_options(pl, CACHE / "plays.npz")
+    pl.add_argument("--per-play", type=int, default=25,
+                    help="of each of Swoop's plays (default %(default)s)")
     ed = sub.add_parser("edges", help="synthesise the edge network's training data")
     _data_options(ed, CACHE / "edges.npz")
     fe = sub.add_parser("fit-edges", help="train the edge network and write its model file")
@@ -82,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="fit the number check (from `numbers` data) instead")
     f.add_argument("--partials", action="store_true",
                    help="fit the partial-call check (from `partials` data) instead")
+    f.add_argument("--plays", action="store_true",
+                   help="fit Swoop's play check (from `plays` data) instead")
     a = ap.parse_args(argv)
     t0 = time.time()
     if a.what == "edges":
@@ -96,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         from referee.lab.train import fit_edges
         out = a.out or Path(__file__).resolve().parents[3] / "models" / "edges.npz"
         fit_edges.main(a.data, out, a.epochs, a.seed, a.lr)
-    elif a.what in ("data", "tails", "overlaps", "numbers", "partials"):
+    elif a.what in ("data", "tails", "overlaps", "numbers", "partials", "plays"):
         from referee.lab.train import data
         if a.what == "numbers":
             from referee.lab.train import numbers
@@ -107,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
             jobs = partials.plan(a.per_partial, a.calls, a.others, a.seed, hibari=a.hibari,
                                  piper=a.piper, vocode=a.vocode, diphone=a.diphone,
                                  leave_out=a.leave_out)
+        elif a.what == "plays":
+            from referee.lab.train import plays
+            jobs = plays.plan(a.per_play, a.others, a.seed, hibari=a.hibari, piper=a.piper,
+                              vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out)
         else:
             jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
                              a.diphone, a.talk_after, a.near, a.leave_out)
@@ -128,7 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         models = Path(__file__).resolve().parents[3] / "models"
         names = None
         kind = "suits" if a.suits else "overlaps" if a.overlaps else \
-            "numbers" if a.numbers else "partials" if a.partials else "phrases"
+            "numbers" if a.numbers else "partials" if a.partials else \
+            "plays" if a.plays else "phrases"
         if a.suits:
             from referee.lab.train.tails import CLASSES
             names = CLASSES
@@ -141,8 +154,12 @@ def main(argv: list[str] | None = None) -> int:
         if a.partials:
             from referee.lab.train.partials import CLASSES
             names = CLASSES
+        if a.plays:
+            from referee.lab.train.plays import classes
+            names = classes()
         data_file = {"suits": "tails.npz", "overlaps": "overlaps.npz",
-                     "numbers": "numbers.npz", "partials": "partials.npz"}.get(kind, "data.npz")
+                     "numbers": "numbers.npz", "partials": "partials.npz",
+                     "plays": "plays.npz"}.get(kind, "data.npz")
         fit.main(a.data or [CACHE / data_file], a.out or models / f"{kind}.npz",
                  a.epochs, a.seed, a.init, a.lr, names)
     return 0
