@@ -22,8 +22,10 @@ PLAYS = {
     "two queens": "espeak:en-gb-scotland+m2|two queens",
     "ace": "flite:rms|ace",
     "three nines": "espeak:en-us-nyc+m7|three nines",
-    "pick up": "espeak:en-029+f4|pick up",
+    "seven": "espeak:en-029+f4|a seven",
 }
+#: A total the play check alone takes for a play (it knows no totals).
+TOTAL = {"thirteen": "flite:awb|thirteen"}
 #: Table talk the decoder alone takes for a play ("blind eight").
 TALK = {
     "date": "espeak:en-gb-scotland+m2|a blind date",
@@ -33,7 +35,7 @@ TALK = {
 
 @pytest.fixture(scope="session")
 def speech(tmp_path_factory):
-    return corpus(tmp_path_factory.mktemp("swoop"), {**SAID, **PLAYS, **TALK})
+    return corpus(tmp_path_factory.mktemp("swoop"), {**SAID, **PLAYS, **TALK, **TOTAL})
 
 
 def _heard(engine, x):
@@ -117,3 +119,10 @@ def test_a_file_that_is_no_play_check_is_named(tmp_path):
         play_check.load(PhraseClassifier.load().path)
     with pytest.raises(EngineError, match="gone.npz: no Swoop play check there"):
         PocketSphinx(grammar=Grammar.load("swoop"), classifier=str(tmp_path / "gone.npz"))
+
+
+def test_while_totals_are_listened_for_the_play_check_does_not_decide_alone(checked, speech):
+    # in play, the check decides alone, and takes the total for a play
+    assert _heard(checked, speech["thirteen"]) == [("call", "four kings")], "pick another"
+    checked.listen_for(REPORT_KINDS)
+    assert _heard(checked, speech["thirteen"]) == [("number", "thirteen")]

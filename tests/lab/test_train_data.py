@@ -325,3 +325,26 @@ def test_the_partial_checks_plan_says_every_partial_call_and_none_of_the_benchma
     assert sum(any(w in t.split() for w in texts.RANKS + texts.SUITS) for t in talk) > 100
     bench = {t.lower() for split in sentences.PARTIAL_CHATTER.values() for t in split}
     assert not talk & (bench | texts.banned_texts())
+
+
+def test_the_play_checks_plan_says_every_swoop_play_and_none_of_the_benchmarks_near_misses():
+    from referee.hearing import play_check
+    from referee.lab import sentences
+    from referee.lab.train import plays
+
+    jobs = plays.plan(per_play=2, others=300, seed=4)
+    assert set(plays.classes()) == play_check.classes()
+    said = [j for j in jobs if j.label != OTHER]
+    assert len(said) == 2 * (len(plays.classes()) - 1)
+    swoop = Grammar.load("swoop")
+    for j in said:         # each labelled with what the grammar reads; "an ace", never "a ace"
+        assert swoop.match(j.text).said == j.label, j.text
+        assert not j.text.startswith(("a a", "a e", "an s", "an t", "an k")), j.text
+    talk = [j.text.lower() for j in jobs if j.label == OTHER]
+    plays_only = swoop.subset(["call"])
+    assert len(talk) == 300 and not [t for t in talk if plays_only.match(t)]
+    near = {t.lower() for split in sentences.SWOOP_NEAR_MISSES.values() for t in split}
+    assert not set(talk) & (near | texts.banned_texts())
+    assert sum(any(w in t.split() for w in texts.RANKS) for t in talk) > 100
+    held = {v.id for v in corpus.VOICES if v.split == "held-out"}
+    assert not [j for j in jobs if j.voice.id in held]

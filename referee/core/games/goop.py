@@ -140,7 +140,7 @@ class GoopNote:
 PLAYING, RACING, COUNTING, OVER = "playing", "racing", "counting", "over"
 
 #: What the referee listens for (phrase kinds) in play, and during the count: numbers only
-#: then, or a "goop" may be heard as "two", and shouts only in play.
+#: then, and shouts only in play, so neither competes with the other (docs/model-history.md).
 PLAY_KINDS = frozenset({"shout", "command"})
 COUNT_KINDS = frozenset({"number", "command"})
 TRANSITIONS = {

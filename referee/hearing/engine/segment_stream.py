@@ -453,7 +453,10 @@ class SegmentStream:
         if eng.classifier is not None:
             best, q, probs = eng.classify(
                 feats=normalise(self._raw_frames(seg.first, seg.samples)))
-            if best != OTHER and q >= accept:
+            # Swoop's play check knows no totals: while they are listened for, it does not
+            # decide alone ("thirty" is no one-card report of a seven)
+            alone = not (getattr(eng, "swoop", False) and eng.listened("number"))
+            if best != OTHER and q >= accept and alone:
                 u = self._utterance(seg.samples, seg.first, (seg.speech_first - seg.first) / rate,
                                     best, q)
                 if u and getattr(eng, "plays", False):
