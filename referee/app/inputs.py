@@ -86,9 +86,7 @@ class Listening:
         (``Table.listening_for``; None: all the game's). Told only when it changes."""
         if kinds != self._kinds:
             self._kinds = kinds
-            listen_for = getattr(getattr(self.listener, "recogniser", None), "listen_for", None)
-            if listen_for is not None:
-                listen_for(kinds)
+            self.listener.recogniser.listen_for(kinds)
 
     def stop(self) -> None:
         self.listener.stop()

@@ -223,20 +223,25 @@ class Backed:
         doubt = max((v for name, v in probs.items() if name != OTHER), default=0.0)
         return doubt < self.backing.partial_doubt
 
-    def number_heard(self, m: Match | None, samples: np.ndarray) -> tuple[Match | None, float]:
+    def number_probabilities(self, samples: np.ndarray) -> dict[int | None, float] | None:
+        """The number check's probabilities for a segment's ``samples`` (asked once per
+        segment, for :meth:`number_heard` and :meth:`number_alone`), or None with no check."""
+        return None if self.numbers is None else self.numbers.probabilities(samples)
+
+    def number_heard(self, m: Match | None, p: dict[int | None, float] | None
+                     ) -> tuple[Match | None, float]:
         """The number the decoder read (``m``, a match of kind ``number``) weighed
-        against the number check on the segment's ``samples``: the check's own
+        against the number check's probabilities ``p`` for the segment: the check's own
         number when it gives that ``number_take`` or more ("fourteen" read as
         "forty"), None when it gives the decoder's under ``number_support`` (talk
         forced onto a number), else ``m``; and the check's probability of the number
         given (0 when there is none). A correction stays one. Anything but a number,
-        or with no number check, is ``m`` as it is."""
-        if self.numbers is None or m is None or m.kind != "number":
+        or with no number check (``p`` None), is ``m`` as it is."""
+        if p is None or m is None or m.kind != "number":
             return m, 0.0
         read = parse_number(m.said)
         if read is None or read.value > TOP:
             return m, 0.0
-        p = self.numbers.probabilities(samples)
         best = max(p, key=p.get)
         take, support = self.backing.number_take, self.backing.number_support
         if best is not None and best != read.value and take is not None and p[best] >= take:
@@ -246,18 +251,24 @@ class Backed:
             return None, 0.0
         return m, p.get(read.value, 0.0)
 
-    def number_alone(self, samples: np.ndarray) -> tuple[Match, float] | None:
-        """The number the number check gives ``number_alone`` or more in a segment
-        (``samples``) where the decoder read no phrase, with its probability; None
-        when it is not that sure, or there is no number check."""
-        if self.numbers is None or self.backing.number_alone is None:
+    def number_alone(self, p: dict[int | None, float] | None) -> tuple[Match, float] | None:
+        """The number the number check gives ``number_alone`` or more (``p``: its
+        probabilities for a segment where the decoder read no phrase, or one it does not
+        believe), with its probability; None when it is not that sure, or there is no
+        number check (``p`` None)."""
+        if p is None or self.backing.number_alone is None:
             return None
-        p = self.numbers.probabilities(samples)
         best = max(p, key=p.get)
         if best is None or p[best] < self.backing.number_alone:
             return None
         m = self.grammar.match(number_words(best))
         return None if m is None or m.kind != "number" else (m, p[best])
+
+    def classifier_decides(self) -> bool:
+        """Whether a phrase the classifier is sure of is heard without asking the decoder:
+        not with Swoop's play check while totals are listened for (it knows none, and took
+        "thirty" for a one-card report of a seven)."""
+        return not (self.swoop and self.listened("number"))
 
     def suit_holds(self, said: str, kind: str, samples: np.ndarray, end: float) -> bool:
         """Whether a call ``said`` that ends ``end`` seconds into ``samples``

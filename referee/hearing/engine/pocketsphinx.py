@@ -200,7 +200,6 @@ class PocketSphinx(Backed):
                 d.add_jsgf_string("of", "#JSGF V1.0;\ngrammar of;\npublic <of> = of;\n")
             d.activate_search("grammar")
             self._decoders[channel] = d
-            self._searches[id(d)] = {"grammar"}
         return d
 
     def listen_for(self, kinds: Iterable[str] | None) -> None:

@@ -362,16 +362,16 @@ class SegmentStream:
         heard = self._decode(Segment(x, first, speech))
         return [u for u in heard if u.kind != "unknown"]
 
-    def _number_alone(self, seg) -> list[Utterance]:
+    def _number_alone(self, seg, p: dict | None = None) -> list[Utterance]:
         """The number the number check is sure of in a segment where the decoder read
-        no phrase, or a number the check does not believe (see :meth:`Backed.number_alone`),
-        if its loud part lasts at most :data:`MAX_NUMBER` seconds and is voiced as a call
-        must be."""
+        no phrase, or a number the check does not believe (see :meth:`Backed.number_alone`;
+        ``p``: the check's probabilities for it, when asked already), if its loud part
+        lasts at most :data:`MAX_NUMBER` seconds and is voiced as a call must be."""
         eng = self.engine
         a, b = self._loud_part(seg)
         if b - a > MAX_NUMBER:
             return []  # talk: no need to ask the check
-        found = eng.number_alone(seg.samples)
+        found = eng.number_alone(eng.number_probabilities(seg.samples) if p is None else p)
         return [] if found is None else self._number_over(seg, found[0].said, found[1], a, b)
 
     def _number_over(self, seg, said: str, p: float, a: float | None = None,
@@ -453,10 +453,7 @@ class SegmentStream:
         if eng.classifier is not None:
             best, q, probs = eng.classify(
                 feats=normalise(self._raw_frames(seg.first, seg.samples)))
-            # Swoop's play check knows no totals: while they are listened for, it does not
-            # decide alone ("thirty" is no one-card report of a seven)
-            alone = not (getattr(eng, "swoop", False) and eng.listened("number"))
-            if best != OTHER and q >= accept and alone:
+            if best != OTHER and q >= accept and eng.classifier_decides():
                 u = self._utterance(seg.samples, seg.first, (seg.speech_first - seg.first) / rate,
                                     best, q)
                 if u and getattr(eng, "plays", False):
@@ -491,15 +488,16 @@ class SegmentStream:
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
         start, end = float(t0 + a), float(t0 + b)
         if m is not None and m.kind == "number" and not pause:
-            m, p = eng.number_heard(m, seg.samples)  # "forty" that was "fourteen"
+            p = eng.number_probabilities(seg.samples)
+            m, q = eng.number_heard(m, p)  # "forty" that was "fourteen"
             sure = eng.backing.number_sure
-            if m is not None and conf > 0 and sure is not None and p >= sure:
+            if m is not None and conf > 0 and sure is not None and q >= sure:
                 # the check heard the whole segment: the decoder's word times do not matter
-                over = self._number_over(seg, m.said, p)
+                over = self._number_over(seg, m.said, q)
                 if over:
                     return over
             if m is None:
-                return self._number_alone(seg) or [Utterance(
+                return self._number_alone(seg, p) or [Utterance(
                     "unknown", said, start, end, 0.0, self.channel, self.player, self.source)]
         outside = eng.backing.partial_outside if m is not None and m.kind == "partial" \
             else eng.backing.max_outside
