@@ -65,7 +65,7 @@ def test_one_shared_mic_plays_a_round(tmp_path):
     said = spoken(speaker)
     assert "No, cai: a seven does not go on a five. Play again or pick up." in said
     assert "cai picks up 3 cards. ann leads." in said
-    assert "Swoop! ann plays again." in said
+    assert "A ten. Swoop! ann plays again." in said
     assert "Undone: cai: a king. cai's turn." in said
     assert "bob's turn." in said
     assert "Swoop  round 1  pile 3, top a jack  ann's turn" in screen.getvalue()

@@ -20,7 +20,7 @@ def test_whose_turn_by_verbosity():
 
 def test_swoops_refusals_pick_ups_at_every_verbosity():
     for level in ("quiet", "normal", "verbose"):
-        assert sentence(SWOOP, level).endswith("Swoop! bob plays again.")
+        assert sentence(SWOOP, level) == "A ten. Swoop! bob plays again."
         assert sentence(Refused(1, "cai", "a seven", "a seven does not go on a five", "cai"),
                         level) == "No, cai: a seven does not go on a five. Play again or pick up."
         assert sentence(PickedUp(1, "cai", 4, 22, "ann", 11), level) == \

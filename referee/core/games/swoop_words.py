@@ -85,11 +85,12 @@ def describe(v) -> str | None:
 def sentence(v, verbosity: str = "normal") -> str | None:
     """What the referee says about a verdict; None when it says nothing.
 
-    ``terse`` and ``quiet``: swoops, refusals, pick-ups, going out, scores; ``normal``:
-    also whose turn it is; ``verbose``: also a read-back of each play."""
+    ``terse`` and ``quiet``: swoops (with the play that swooped, so a misheard one is
+    caught), refusals, pick-ups, going out, scores; ``normal``: also whose turn it is;
+    ``verbose``: also a read-back of each play."""
     turn = verbosity in ("normal", "verbose")
     if isinstance(v, Played):
-        back = _what(v).capitalize() + ". " if verbosity == "verbose" else ""
+        back = _what(v).capitalize() + ". " if verbosity == "verbose" or v.swoop else ""
         if v.swoop:
             return f"{back}Swoop! {v.play.player} plays again."
         if v.next and turn:
