@@ -348,3 +348,12 @@ def test_the_play_checks_plan_says_every_swoop_play_and_none_of_the_benchmarks_n
     assert sum(any(w in t.split() for w in texts.RANKS) for t in talk) > 100
     held = {v.id for v in corpus.VOICES if v.split == "held-out"}
     assert not [j for j in jobs if j.voice.id in held]
+
+
+def test_a_family_not_installed_is_warned_of_and_spoken_by_espeak(monkeypatch):
+    espeak = [v for v in voices.training_voices() if v.engine == "espeak-ng"
+              and voices.family(v) == "espeak-ng"]
+    monkeypatch.setattr(data, "training_voices", lambda leave_out=None: espeak)
+    with pytest.warns(UserWarning, match=r"no flite, festival, hibari voice installed.*\[train\]"):
+        jobs = data.plan(per_card=1, goops=0, others=10, seed=3)
+    assert {j.voice.engine for j in jobs} == {"espeak-ng"}

