@@ -139,5 +139,5 @@ SWOOP_NEAR_MISSES = {
                "the queen of england"),
     "held-out": ("can you pick up some bread", "it's nine o'clock already", "I'm out of time",
                  "two kings of france", "a blind date", "eight of us came",
-                 "four jacks and a queen walked in", "check it out"),
+                 "four jacks and a queen walked in", "we ran out of ice"),
 }
