@@ -12,7 +12,10 @@ loudest on its own channel is passed on at once. Otherwise it is a copy: once th
 channel's recogniser has decoded ``hold`` seconds past its end, it is dropped if that
 recogniser reported an overlapping utterance of its own, and otherwise passed on as the
 loudest channel's (that recogniser missed it). Two players calling at once each dominate
-their own mic, so both calls are kept.
+their own mic, so both calls are kept. A card is never dealt and called at the same moment:
+the same words heard at once on the dealer's mic and a player's are one voice, kept on the
+mic where they stand higher over its noise (the dealer's words wait, up to ``DEALER_WAIT``,
+for the players' recognisers to report what they heard meanwhile).
 
 Leaks: with cross-talk filtering the recognisers get a span of audio once every channel
 has it, each channel with the others' leaks, as learnt from the audio so far, taken out
@@ -54,6 +57,7 @@ from referee.audio.blocks import AudioSource, Block, Channel
 from referee.audio.resampler import StreamResampler
 from referee.audio.wav import to_int16
 from referee.core.events import Heard, Utterance
+from referee.core.table import DEALER
 from referee.hearing.crosstalk import CrossTalk
 from referee.hearing.timing import UNVOICED_LEAD
 
@@ -70,6 +74,7 @@ class Listener:
     be decoded past a suspected copy before it is decided. ``twins``: the source's channels
     are two sets, the second what the first's recognisers hear (a mic array's seats: the
     first set decides who spoke and times it, the second, less masked, is decoded).
+    ``dealer``: the player name of the dealer's channel, if one is (None: no such rule).
     """
 
     TIMING_CONFIRM = 0.05
@@ -78,6 +83,9 @@ class Listener:
     TIMING_TAIL = 0.3
     """Seconds past the recogniser's end after which a call is passed on whatever its
     timing says (sound going on after a call)."""
+    DEALER_WAIT = 1.0
+    """Seconds past the end of words heard on the dealer's mic that the listener waits at
+    most for the players' recognisers, which may be hearing the same words as a call."""
     TIMING_LEAD = 0.05
     """Seconds the recognisers' watermarks are held back when calls are timed: the voice
     detector opens a segment at the voice, and the unvoiced "s" of "six" or "seven" may
@@ -86,7 +94,7 @@ class Listener:
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
                  hold: float = 0.25, cancel: bool = True, twins: bool = False,
-                 **crosstalk_options: Any) -> None:
+                 dealer: str | None = DEALER, **crosstalk_options: Any) -> None:
         self.source = source
         self.recogniser = recogniser
         width = len(source.channels)
@@ -95,6 +103,8 @@ class Listener:
         if not self.channels:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
+        self._dealer = next((k for k, c in enumerate(self.channels)
+                             if dealer is not None and c.player == dealer), None)
         self.hold = hold
         self.earlier = 0.0  # seconds timing may move a start before the recogniser's
         self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
@@ -342,7 +352,34 @@ class Listener:
             for v in self._recent:
                 if v.channel == loudest and _overlap(u, v) > 0.3:
                     return []  # the loudest mic's recogniser has its own version
-        return self._ct.filter([u])
+            return self._ct.filter([u])
+        copy = self._dealer_copy(u, final)
+        if copy is None:
+            return None
+        return [] if copy else self._ct.filter([u])
+
+    def _dealer_copy(self, u: Utterance, final: bool) -> bool | None:
+        """Whether ``u``, kept on its own mic, is one voice with the same words heard at
+        once between the dealer's mic and a player's (a card is never dealt and called
+        at the same moment: one of them is the other's leak), and the other mic's
+        stands higher over its noise; None: wait for the players' recognisers."""
+        d = self._dealer
+        if d is None or u.kind == "unknown":
+            return False
+        others = [d] if u.channel != d else [k for k in range(len(self.channels)) if k != d]
+        if u.channel == d and not final \
+                and (self._ct_end or 0) / self.rate < u.end + self.DEALER_WAIT \
+                and any(k not in self._streams or self._streams[k].watermark < u.end
+                        for k in others):
+            return None
+        for v in self._recent:
+            if v.channel in others and v.said == u.said and v.kind == u.kind \
+                    and _overlap(u, v) > 0.3:
+                level = self._ct.over_floor((u.channel, v.channel), max(u.start, v.start),
+                                            min(u.end, v.end))
+                if level[v.channel] >= level[u.channel]:
+                    return True
+        return False
 
     def _watermarks(self) -> list[Event]:
         if len(self._streams) < len(self.channels):

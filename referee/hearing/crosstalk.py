@@ -104,6 +104,8 @@ class CrossTalk:
         self._loudest: dict[tuple[int, float, float], int] = {}
         # per channel: [seconds looked from, next sample to look at, first voice or None]
         self._voice: dict[int, list] = {}
+        # over_floor() per (channels, start, end), kept: both mics of a pair get one answer
+        self._over: dict[tuple, dict[int, float]] = {}
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> np.ndarray | None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is
@@ -184,6 +186,35 @@ class CrossTalk:
                                                       self.rate // 200) >= self.min_corr:
                 best, best_db = k, energy[k]
         return best
+
+    def over_floor(self, channels: Sequence[int], start: float, end: float) -> dict[int, float]:
+        """dB by which each of ``channels``, the leaks taken out, stands over its noise
+        floor from ``start`` to ``end`` (seconds), over its own loudest frames there (within
+        ``ACTIVE_DB`` of its loudest 10 ms frame): where a voice heard on two mics at once
+        is its talker's own, whatever the mics' gains. Asked again for the same channels and
+        span, it answers the same."""
+        key = (tuple(sorted(channels)), start, end)
+        if key not in self._over:
+            if len(self._over) > 256:
+                self._over.pop(next(iter(self._over)))
+            a = max(int(start * self.rate) - self.first, 0)
+            b = min(int(np.ceil(end * self.rate)) - self.first, len(self.audio))
+            level = (self.audio if self.clean is None else self.clean)[a:b].astype(np.float64)
+            frame = self.rate // 100
+            n = len(level) // frame
+            out = {}
+            for c in key[0]:
+                if n == 0:
+                    out[c] = -np.inf
+                    continue
+                env = np.sqrt(np.mean(level[: n * frame, c].reshape(n, frame) ** 2, axis=1)
+                              + 1e-12)
+                busy = env >= env.max() * 10 ** (-ACTIVE_DB / 20)
+                floor = self.leaks.floor(c)
+                out[c] = float(10 * np.log10(np.mean(env[busy] ** 2))
+                               - (floor if np.isfinite(floor) else 0.0))
+            self._over[key] = out
+        return self._over[key]
 
     def _leader(self, own: int, a: int, b: int, talks: Sequence[bool],
                 energy: np.ndarray) -> int | None:

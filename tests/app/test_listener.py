@@ -302,3 +302,35 @@ def test_a_voice_on_another_mic_still_holds_the_race(tmp_path):
                                  (1.02, 3.5), 1.04)
     assert heard == [("ann", "queen of hearts", 0.5, 1.0), ("bob", "two of spades", 1.02, 1.6)]
     assert reached is not None and reached >= 1.6
+
+
+def _same_words_at_once(path, own_db: float, names: list[str]) -> list[tuple]:
+    """Cat calls (440 Hz, -6 dBFS) from 0.5 to 1.3 s, leaking into the other mics 15 dB
+    down; the first mic holds at the same time a sound of its own (450 Hz, ``own_db`` under
+    cat's) that is no copy of hers in shape, so the cross-talk filter keeps it there, and
+    the double names it as cat's words. Returns the calls passed on."""
+    n = int(3.0 * RATE)
+    x = np.zeros((n, 3))
+    i, call = int(0.5 * RATE), tone(440, 0.8, RATE, amp=0.5)
+    x[i:i + len(call), 2] += call
+    x[i:i + len(call), :2] += call[:, None] * 10 ** (-15 / 20)
+    x[i:i + len(call), 0] += tone(450, 0.8, RATE, amp=0.5 * 10 ** (own_db / 20))[:len(call)]
+    write_wav(path, x, RATE)
+    events = list(Listener(RecordingSource(path, players=names),
+                           ToneRecogniserDouble(), refine=False).events())
+    check_order(events, names)
+    return sorted(calls(events))
+
+
+def test_the_dealers_mic_naming_a_players_call_at_the_same_moment_is_no_deal(tmp_path):
+    # a card is never dealt and called at the same moment: the same words on the dealer's
+    # mic and a player's at once are one voice, its talker's where it stands higher
+    names = ["dealer", "ann", "cat"]
+    assert _same_words_at_once(tmp_path / "a.wav", -10.0, names) == [
+        ("cat", "queen of hearts", 0.5, 1.3)]
+    # the dealer's own, louder than the player's: the player's is the copy
+    assert _same_words_at_once(tmp_path / "b.wav", 6.0, names) == [
+        ("dealer", "queen of hearts", 0.5, 1.3)]
+    # two players may say the same card at once: both count
+    assert _same_words_at_once(tmp_path / "c.wav", -10.0, ["bob", "ann", "cat"]) == [
+        ("bob", "queen of hearts", 0.5, 1.3), ("cat", "queen of hearts", 0.5, 1.3)]

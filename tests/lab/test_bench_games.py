@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import read_wav
+from referee.core.cards import Card
 from referee.lab.bench import games, games_report, games_run, games_table
 from referee.lab.bench.games import RoundKind, Speech
 from referee.lab.mixing import RATE
@@ -151,6 +152,14 @@ def test_a_game_refereed_through_play_is_scored_consistently(tmp_path_factory):
                                        "games": "g", "elapsed": 1.0})
     assert text.startswith(games_report.HEADING) and "## Timing errors, tuning voices" in text
     assert games_report._fmt_rate(*f["rounds"]) in text
+    # a call taken for a deal of the card dealt later is a deal nobody made, not that deal
+    last = [u for u in game.utts if u.kind == Speech.DEAL][-1]
+    card = str(Card.parse(last.text))
+    early = [o for o in ran["journal"] if not (o["type"] == "deal" and o["card"] == card)]
+    early.append({"type": "deal", "card": card, "at": round(last.start - 3.0, 3)})
+    again = games_run.score(game, {**ran, "journal": early})
+    assert not again["deals"][-1]["heard"] and rec["deals"][-1]["heard"]
+    assert again["phantom_deals"] == rec["phantom_deals"] + 1
 
 
 def test_hearing_benchmark_options_are_refused_with_games(capsys):

@@ -75,6 +75,7 @@ def figures(records: list[dict]) -> dict:
         "chatter_partial": (sum(c["as_partial"] > 0 for c in chat), len(chat)),
         "chatter_call": (sum(c["as_call"] > 0 for c in chat), len(chat)),
         "phantoms": sum(r["phantoms"] for r in records),
+        "phantom_deals": sum(r.get("phantom_deals", 0) for r in records),
     }
 
 
@@ -155,6 +156,8 @@ def render(records: list[dict], meta: dict) -> str:
             ("chatter turned into a partial call", "chatter_partial"))
     rows = [[label] + [_fmt_rate(*figs[s][key]) for s in present] for label, key in keys]
     rows.append(["calls heard that nobody made"] + [str(figs[s]["phantoms"]) for s in present])
+    rows.append(["deals heard that nobody made (a call taken for the dealer's)"]
+                + [str(figs[s]["phantom_deals"]) for s in present])
     for s_label, fn in (("deal time error (heard − true start), median / p90 of |·|", _deal_err),):
         rows.append([s_label] + [fn(by[s]) for s in present])
     L += _table(["", *present], rows) + [""]
@@ -195,4 +198,5 @@ ABOUT = (
     "within 40 dB of its loudest, on the clean voice; the right verdicts are the core's on "
     "those events. Each game is refereed by the code of `referee play stroop --audio "
     "GAME.wav --names dealer,... --json`; a heard call belongs to a true one on the same "
-    "mic within 150 ms of it; a dealt card is heard when its deal is journaled.")
+    "mic within 150 ms of it; a dealt card is heard when its deal is journaled from 1 s "
+    "before the dealer's words to their end.")

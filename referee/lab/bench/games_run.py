@@ -18,6 +18,9 @@ from referee.lab.bench.games import Game, Speech
 
 SLACK = 0.15
 """Seconds either side of a true utterance within which a heard call may belong to it."""
+DEAL_LEAD = 1.0
+"""Seconds before the dealer's words within which a heard deal of that card is theirs
+(a recogniser's segment may open in the noise before the voice)."""
 
 
 class PlayFailed(RefereeError, RuntimeError):
@@ -71,12 +74,18 @@ def score(game: Game, ran: dict) -> dict:
     heard_calls = [o for o in ran["journal"] if o.get("type") == "call"]
     heard_deals = [o for o in ran["journal"] if o.get("type") == "deal"]
     used: set[int] = set()
+    used_deals: set[int] = set()
     calls, deals, chatter = [], [], []
     base = {"game": game.id, "split": game.split, "noise": game.noise, "snr": game.snr}
     for u in game.utts:
         if u.kind == Speech.DEAL:
-            # the cards of a game are all different: the card names its deal
-            hit = next((d for d in heard_deals if d["card"] == str(Card.parse(u.text))), None)
+            # the cards of a game are all different: the card names its deal, heard when
+            # the dealer said it (a player's call heard as a deal is a deal nobody made)
+            i, hit = next(((i, d) for i, d in enumerate(heard_deals)
+                           if d["card"] == str(Card.parse(u.text))
+                           and u.start - DEAL_LEAD <= d["at"] <= u.end), (None, None))
+            if i is not None:
+                used_deals.add(i)
             deals.append({**base, "card": u.text, "family": game.family("dealer"),
                           "heard": hit is not None,
                           "err": None if hit is None else round(hit["at"] - u.start, 4)})
@@ -114,6 +123,7 @@ def score(game: Game, ran: dict) -> dict:
             "duration": game.duration, "wall": round(ran["wall"], 3),
             "cpu": round(ran["cpu"], 3), "rounds": rounds, "right": right,
             "calls": calls, "deals": deals, "chatter": chatter,
+            "phantom_deals": len(heard_deals) - len(used_deals),
             "phantoms": len(heard_calls) - len(used)
             - sum(c["as_call"] + c["as_partial"] for c in chatter)}
 
