@@ -6,7 +6,7 @@ import pytest
 
 from referee.core.events import Asked, Command
 from referee.core.games.gops import (
-    SETUPS, Bid, BidRefused, BidTaken, GopsError, GopsGame, GopsOptions, GopsOver, GopsPaused,
+    BID_KINDS, PRIZE_KINDS, SETUPS, Bid, BidRefused, BidTaken, GopsError, GopsGame, GopsOptions, GopsOver, GopsPaused,
     GopsUndone, HandsBack, PrizeRefused, PrizeTurned, PrizeUp, PrizeWon, Reshuffled, Tied, TieStands)
 from referee.core.options import OptionError
 
@@ -174,6 +174,22 @@ def test_prizes_that_are_not_in_the_pile_are_refused_with_where_they_are():
 
 
 # --- Tie breaks (RULINGS GOPS 2) ---------------------------------------------------------
+
+def test_the_game_listens_for_the_prize_then_the_bids_then_the_tie_breaks_prize():
+    g = Play("ann bob")
+    assert g.game.listening_for == PRIZE_KINDS == {"prize", "command"}
+    g.prize("green four")
+    assert g.game.listening_for == BID_KINDS == {"bid", "command"}
+    g.bid("ann", 6)
+    assert g.game.listening_for == BID_KINDS
+    g.bid("bob", 6)                                # tied: the next prize is turned up
+    assert g.game.listening_for == PRIZE_KINDS
+    g.prize("bronze seven")
+    g.bids(ann=1, bob=2)
+    assert g.game.listening_for == PRIZE_KINDS
+    g.command("undo")                              # bob's bid taken back: bids again
+    assert g.game.listening_for == BID_KINDS
+
 
 def test_two_way_tie_keeps_bids_in_place_and_the_second_bids_break_it():
     g = Play("ann bob")

@@ -520,3 +520,20 @@ def test_backing_settings_are_made_once_and_named_options_override_them(ps):
     with pytest.raises(dataclasses.FrozenInstanceError):
         BACKING.accept = 0.1  # type: ignore[misc]
     assert isinstance(eager.backing, Backing)
+
+
+@pytest.mark.parametrize("voice", ["espeak:en-us+m3", "flite:kal"])
+def test_gops_talk_in_its_decoys_words_is_no_prize_but_its_prizes_are(tmp_path, voice):
+    # GOPS's grammar has decoys ("{rank} of clubs", "bid", "prize"); they were left out of
+    # its searches, which hold no call or shout, so another suit's card became a prize
+    from referee.core.games.gops import PRIZE_KINDS
+    from referee.hearing.gops_grammar import gops_grammar
+    from speech import load, synth
+    rec = PocketSphinx(grammar=gops_grammar(["ann", "bob"], "standard"))
+    rec.listen_for(PRIZE_KINDS)
+    assert rec.decoys
+    talk = load(synth("three of clubs", tmp_path / "talk.wav", voice))
+    prize = load(synth("three of diamonds", tmp_path / "prize.wav", voice))
+    assert not [u for u in feed(rec.stream(), pad(talk, 0.5, 0.8)) if u.kind == "prize"]
+    assert [(u.kind, u.said) for u in feed(rec.stream(), pad(prize, 0.5, 0.8))] == [
+        ("prize", "three of diamonds")]

@@ -144,6 +144,10 @@ class GopsOptions:
 # --- The state machine -------------------------------------------------------
 
 PRIZE, BIDS, OVER = "prize", "bids", "over"
+PRIZE_KINDS = frozenset({"prize", "command"})
+"""What is heard while a prize is awaited: the prize named, and commands."""
+BID_KINDS = frozenset({"bid", "command"})
+"""What is heard while bids are awaited: bids ("ann nine", "I bid seven"), and commands."""
 
 
 class GopsGame:
@@ -174,6 +178,12 @@ class GopsGame:
         self.totals = {p: 0 for p in self.players}
         self.phase = PRIZE
         self.paused = False
+
+    @property
+    def listening_for(self) -> frozenset[str]:
+        """The phrase kinds to hear now: :data:`BID_KINDS` while bids are awaited, else
+        :data:`PRIZE_KINDS` (a bid said while a prize is awaited is refused anyway)."""
+        return BID_KINDS if self.phase == BIDS else PRIZE_KINDS
 
     @property
     def stage(self) -> int:

@@ -36,6 +36,13 @@ ADDRESS = "referee"
 _CARD_KINDS = CALLS_AND_SHOUTS | {UtteranceKind.BID, UtteranceKind.PRIZE, UtteranceKind.PLAY}
 
 
+def _decoys_beside(kinds) -> bool:
+    """Whether a grammar's decoys go in a search of phrases of ``kinds``: beside any card
+    phrase, not beside numbers and commands alone, where they only steal numbers ("four"
+    -> "four of")."""
+    return bool(set(kinds) & _CARD_KINDS)
+
+
 class PocketSphinx(Backed):
     """PocketSphinx with its bundled US English model and a JSGF grammar.
 
@@ -120,9 +127,7 @@ class PocketSphinx(Backed):
         if not (hmm / "mdef").exists() or not dic.exists():
             raise EngineError(f"{base}: not a PocketSphinx model (needs en-us/ and "
                               "cmudict-en-us.dict)")
-        # Decoys sound like cards and "goop": listening for numbers only, they
-        # just steal numbers ("four" -> "four of"), so they go with those kinds.
-        decoys = bool(decoys) and bool(self.grammar.kinds & CALLS_AND_SHOUTS)
+        decoys = bool(decoys) and _decoys_beside(self.grammar.kinds)
         self.fillers, self.decoys, self.chatter_weight = int(fillers), decoys, chatter_weight
         needed = set(self.grammar.words)
         if fillers:
@@ -224,8 +229,7 @@ class PocketSphinx(Backed):
         """``grammar``'s phrases, and (``garbage`` > 0) a rival loop of single
         phones with that weight: speech better explained by free phones than
         by any phrase decodes to garbage and is reported as unknown."""
-        # decoys only beside calls or shouts (see __init__)
-        decoys = self.decoys and bool(grammar.kinds & CALLS_AND_SHOUTS)
+        decoys = self.decoys and _decoys_beside(grammar.kinds)
         text = grammar.jsgf(self.fillers, decoys, self.chatter_weight)
         if garbage <= 0:
             return text

@@ -52,6 +52,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", metavar="DIR", help="corpus directory (default: "
                    "~/.cache/referee/bench/gops-v<N>-s<seed>)")
     p.add_argument("--out", default="BENCHMARKS.md", help="report to write (its GOPS section)")
+    p.add_argument("--kinds", default=None,
+                   help="phrase kinds listened for throughout, e.g. bid,prize,command "
+                        "(default: as `referee play gops` listens: bids while bids are "
+                        "awaited, prizes while a prize is)")
+
+
+def phase_kinds(item: corpus.Item) -> frozenset[str]:
+    """What the game listens for when ``item`` is said: a bid while bids are awaited, a
+    prize while a prize is; talk and noise in either phase, every other item in each."""
+    from referee.core.games.gops import BID_KINDS, PRIZE_KINDS
+
+    if item.category in ("bid", "prize"):
+        return BID_KINDS if item.category == "bid" else PRIZE_KINDS
+    return BID_KINDS if int(item.id.rsplit("-", 1)[1]) % 2 == 0 else PRIZE_KINDS
 
 
 def lines_for(voice: Voice, rng) -> list[tuple[str, str, str | None, str]]:
@@ -141,17 +155,20 @@ def run(args: argparse.Namespace) -> int:
     load = os.getloadavg()[0]
     t0, tick, records = time.perf_counter(), _progress("recognising"), []
     for k, item in enumerate(items):
-        rec = measure(recognisers[item.extra["setup"]], item, cdir)
+        recogniser = recognisers[item.extra["setup"]]
+        recogniser.listen_for(args.kinds.split(",") if args.kinds else phase_kinds(item))
+        rec = measure(recogniser, item, cdir)
         rec["setup"] = item.extra["setup"]
         rec["outcome"] = outcome(rec)
         records.append(rec)
         tick(k + 1, len(items))
     meta = {"command": "referee bench-gops " + " ".join(
                 shlex.quote(a) for a in ["--engine", args.engine, "--split", args.split,
+                                         *(["--kinds", args.kinds] if args.kinds else []),
                                          "--out", args.out]),
             "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": _machine(load, os.getloadavg()[0]),
-            "engine": recognisers["purple"].description,
+            "engine": recognisers["purple"].description, "kinds": args.kinds,
             "elapsed": time.perf_counter() - t0}
     report.write_section(Path(args.out), render(records, meta), HEADING)
     print(f"referee bench-gops: wrote {args.out}", file=sys.stderr)
@@ -174,6 +191,10 @@ def render(records: list[dict], meta: dict) -> str:
          "(\"bob four\", \"cai bids nine\"), 4 bare ones (\"seven\", \"I bid seven\"), 3 prizes "
          "of each set-up, 4 negatives with GOPS words (tuning and held-out sentences differ); "
          "8 noise-only items per split. Players ann, bob, cai.",
+         "- **Heard as:** " + (f"kinds {meta['kinds']} throughout" if meta.get("kinds") else
+                               "the game listens: bids while bids are awaited, prizes while "
+                               "a prize is; talk and noise in either phase, every other item "
+                               "in each"),
          f"- **Run time:** {meta['elapsed']:.0f} s wall for {len(records)} items", "",
          "Exact-phrase accuracy (the one phrase said, nothing else acting on the game); "
          "brackets: 95 % confidence interval.", ""]
