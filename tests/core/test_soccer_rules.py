@@ -11,7 +11,7 @@ from referee.core.events import Asked, Command, GameStart
 from referee.core.games import make_game
 from referee.core.games.soccer import (
     Attack, Block, BlockFailed, Blocked, Fizzled, Forward, Goal, Overtime, Penalty, Rejected,
-    RoundOver, SoccerError, SoccerGame, SoccerOptions, SoccerOver, SoccerPaused, Undone,
+    FORWARD_KINDS, PLAY_KINDS, RoundOver, SoccerError, SoccerGame, SoccerOptions, SoccerOver, SoccerPaused, Undone,
 )
 from referee.core.games.soccer_blocks import Method, check_block, is_goalie
 from referee.core.options import OptionError
@@ -237,6 +237,17 @@ def test_penalty_kick_is_an_unblockable_goal():
     assert v == Goal(1, "ann", C("KC"), "penalty kick", cards("QH"), "queen of hearts discarded",
                      {"ann": 1, "bob": 0})
     assert p.game.s.out[C("KC")] == "scored" and p.game.s.out[C("QH")] == "discarded"
+
+
+def test_the_game_listens_for_a_forward_then_for_a_block_or_a_penalty_kick():
+    p = Play()
+    assert p.game.listening_for == FORWARD_KINDS == {"call", "command"}
+    p.forward("ann", "5S")
+    assert p.game.listening_for == PLAY_KINDS == {"call", "play", "command"}
+    p.block("bob", "5D")
+    assert p.game.listening_for == FORWARD_KINDS
+    p.forward("ann", "KC")                          # a goalie: a penalty kick is asked for
+    assert p.game.listening_for == PLAY_KINDS
 
 
 def test_goalie_forward_without_second_goalie_does_nothing_and_is_discarded():

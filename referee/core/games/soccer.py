@@ -94,6 +94,11 @@ class SoccerOptions:
 # --- The state machine ---------------------------------------------------------------
 
 ATTACK, DEFEND, PENALTY, OVER = "attack", "defend", "penalty", "over"
+FORWARD_KINDS = frozenset({"call", "command"})
+"""What is heard while a forward is awaited: the card flipped, and commands."""
+PLAY_KINDS = frozenset({"call", "play", "command"})
+"""What is heard while a block or a penalty kick is awaited: a card, a play ("block with
+nine of hearts and two of hearts", "no block", "penalty queen of clubs"), and commands."""
 
 
 @dataclass
@@ -144,6 +149,12 @@ class SoccerGame:
     @property
     def phase(self) -> str:
         return self.s.phase
+
+    @property
+    def listening_for(self) -> frozenset[str]:
+        """The phrase kinds to hear now: :data:`FORWARD_KINDS` while a forward is awaited
+        (no block or penalty then), else :data:`PLAY_KINDS`."""
+        return FORWARD_KINDS if self.s.phase == ATTACK else PLAY_KINDS
 
     @property
     def forward(self) -> Card | None:

@@ -27,7 +27,8 @@ def run(args, name: str, items: list[corpus.Item], grammar, labels: dict[str, st
         label: str, render: Callable[[list[dict], dict], str], heading: str, cdir: Path,
         measure, progress, engine_desc, listen_for=None) -> int:
     """Build ``items`` in ``cdir``, hear each with ``grammar`` (``measure``; only its
-    phrases of the kinds ``listen_for``, when given, as the game listens then), note
+    phrases of the kinds ``listen_for``, when given, as the game listens then: a set of
+    kinds, or a function of the item giving them), note
     ``labels[item.id]`` under ``label`` in its record, and write ``render``'s section
     (``heading``) to ``args.out`` (default BENCHMARKS.md)."""
     from referee.hearing.engine import open_recogniser
@@ -35,12 +36,14 @@ def run(args, name: str, items: list[corpus.Item], grammar, labels: dict[str, st
     print(f"referee bench: {name} corpus {cdir} ({len(items)} items)", file=sys.stderr)
     items = corpus.build(items, cdir, args.seed, progress=progress("synthesising"))
     recogniser = open_recogniser(args.engine, args.model, grammar)
-    if listen_for is not None:
+    if listen_for is not None and not callable(listen_for):
         recogniser.listen_for(listen_for)
     t0 = time.perf_counter()
     tick = progress("recognising")
     records = []
     for k, item in enumerate(items):
+        if callable(listen_for):
+            recogniser.listen_for(listen_for(item))
         rec = measure(recogniser, item, cdir, args.block_ms)
         rec[label] = labels[item.id]
         records.append(rec)

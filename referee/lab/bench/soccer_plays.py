@@ -92,7 +92,18 @@ def run(args, measure, progress, engine_desc) -> int:
     kinds = {i.id: i.extra["play"] if i.expect is not None else "negative" for i in items}
     grammar = Grammar.load("table").subset(GAME_KINDS["soccer"])
     return phrase_run.run(args, "soccer", items, grammar, kinds, "play", render, HEADING, cdir,
-                          measure, progress, engine_desc)
+                          measure, progress, engine_desc, listen_for=phase_kinds)
+
+
+def phase_kinds(item: corpus.Item) -> frozenset[str]:
+    """What the game listens for when ``item`` is said: a forward (a bare card) while a
+    forward is awaited, the other plays while a block or penalty kick is; talk in either,
+    every other item in each."""
+    from referee.core.games.soccer import FORWARD_KINDS, PLAY_KINDS
+
+    if item.expect is not None:
+        return FORWARD_KINDS if item.extra["play"] == "card" else PLAY_KINDS
+    return FORWARD_KINDS if int(item.id.rsplit("-", 1)[1]) % 2 == 0 else PLAY_KINDS
 
 
 def render(records: list[dict], meta: dict) -> str:
@@ -104,7 +115,9 @@ def render(records: list[dict], meta: dict) -> str:
          "two cards, \"no block\", a penalty kick, \"no penalty\", forwards) with random cards, "
          "and 4 sentences with the game's words that are no play (\"what a penalty\", \"keep "
          "the block\"); held-out voices use other wordings and sentences. Heard as `referee "
-         "play soccer` hears them (call, play and command phrases). Correct: exactly the "
+         "play soccer` hears them: forwards as while a forward is awaited (cards and "
+         "commands), the other plays as while a block or penalty kick is (cards, plays and "
+         "commands), talk in either, every other sentence in each. Correct: exactly the "
          "expected play and nothing else. False accept: a card or a play heard in a negative.",
          ""]
 
