@@ -36,3 +36,16 @@ def test_outcomes():
     neg = {"expect": None, "heard": [{"kind": "unknown", "said": "a bronze medal"}]}
     assert gops_bench.outcome(neg) == "rejected"
     assert gops_bench.outcome({**neg, "heard": [{"kind": "prize", "said": "bronze ace"}]}) == "false-accept"
+
+
+def test_each_item_is_heard_as_the_game_listens_in_its_phase():
+    from referee.core.games.gops import BID_KINDS, PRIZE_KINDS
+    items = gops_bench.plan(1)
+    for item in items:
+        kinds = gops_bench.phase_kinds(item)
+        if item.category in ("bid", "prize"):
+            assert kinds == (BID_KINDS if item.category == "bid" else PRIZE_KINDS)
+            grammar = gops_grammar(gops_bench.PLAYERS, item.extra["setup"]).subset(kinds)
+            assert grammar.match(item.text) is not None, item.text
+    talk = [gops_bench.phase_kinds(i) for i in items if i.category == "negative"]
+    assert talk.count(BID_KINDS) == talk.count(PRIZE_KINDS) == len(talk) // 2

@@ -37,3 +37,16 @@ def test_the_report_counts_exact_plays_and_false_accepts():
     assert "| block one | 100.0 % (1/1) |" in text and "| no block | 0.0 % (0/1) |" in text
     assert "| false accepts | 50.0 % (1/2) |" in text
     assert "Real-time factor: 0.050" in text
+
+
+def test_each_item_is_heard_as_the_game_listens_in_its_phase():
+    from referee.core.games.soccer import FORWARD_KINDS, PLAY_KINDS
+    items = soccer_plays.plan(1)
+    grammar = Grammar.load("table").subset(KINDS["soccer"])
+    for item in items:
+        kinds = soccer_plays.phase_kinds(item)
+        if item.expect is not None:
+            assert kinds == (FORWARD_KINDS if item.extra["play"] == "card" else PLAY_KINDS)
+            assert grammar.subset(kinds).match(item.text) is not None, item.text
+    talk = [soccer_plays.phase_kinds(i) for i in items if i.expect is None]
+    assert talk.count(FORWARD_KINDS) == talk.count(PLAY_KINDS) == len(talk) // 2

@@ -193,6 +193,12 @@ def snr_noise(i: int, offset: int) -> tuple[str, str]:
     return snr, NOISE_KINDS[(i // 4 + offset) % 4]
 
 
+def every_other(item: Item) -> bool:
+    """True for every other item of a plan, by the number its id ends in
+    (``gops-tuning-0012``): talk a game may hear in either of two phases is heard half in each."""
+    return int(item.id.rsplit("-", 1)[1]) % 2 == 0
+
+
 def delivery(rng: np.random.Generator) -> dict:
     """How one sentence is said and placed: rate, pitch, level, lead-in,
     trail and mixing seed, drawn in that order."""

@@ -65,7 +65,7 @@ def phase_kinds(item: corpus.Item) -> frozenset[str]:
 
     if item.category in ("bid", "prize"):
         return BID_KINDS if item.category == "bid" else PRIZE_KINDS
-    return BID_KINDS if int(item.id.rsplit("-", 1)[1]) % 2 == 0 else PRIZE_KINDS
+    return BID_KINDS if corpus.every_other(item) else PRIZE_KINDS
 
 
 def lines_for(voice: Voice, rng) -> list[tuple[str, str, str | None, str]]:

@@ -103,7 +103,7 @@ def phase_kinds(item: corpus.Item) -> frozenset[str]:
 
     if item.expect is not None:
         return FORWARD_KINDS if item.extra["play"] == "card" else PLAY_KINDS
-    return FORWARD_KINDS if int(item.id.rsplit("-", 1)[1]) % 2 == 0 else PLAY_KINDS
+    return FORWARD_KINDS if corpus.every_other(item) else PLAY_KINDS
 
 
 def render(records: list[dict], meta: dict) -> str:
