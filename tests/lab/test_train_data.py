@@ -357,3 +357,11 @@ def test_a_family_not_installed_is_warned_of_and_spoken_by_espeak(monkeypatch):
     with pytest.warns(UserWarning, match=r"no flite, festival, hibari voice installed.*\[train\]"):
         jobs = data.plan(per_card=1, goops=0, others=10, seed=3)
     assert {j.voice.engine for j in jobs} == {"espeak-ng"}
+
+
+def test_the_edges_command_refuses_the_phrase_classifiers_talk_options(capsys):
+    from referee.lab.train.__main__ import main
+    for extra in (["--others", "5"], ["--goops", "3"]):
+        with pytest.raises(SystemExit):
+            main(["edges", *extra, "--out", "unused.npz"])
+        assert "--goops and --others are the phrase classifier's" in capsys.readouterr().err

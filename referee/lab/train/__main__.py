@@ -91,11 +91,15 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--plays", action="store_true",
                    help="fit Swoop's play check (from `plays` data) instead")
     a = ap.parse_args(argv)
+    if a.what not in ("edges", "fit", "fit-edges"):
+        a.goops = 400 if a.goops is None else a.goops
+        a.others = 2000 if a.others is None else a.others
     t0 = time.time()
     if a.what == "edges":
         from referee.lab.train import edges
-        if a.leave_out or a.talk_after or a.near:
-            ap.error("edges: --leave-out, --talk-after and --near are the phrase classifier's")
+        if a.leave_out or a.talk_after or a.near or a.goops is not None or a.others is not None:
+            ap.error("edges: --leave-out, --talk-after, --near, --goops and --others are the "
+                     "phrase classifier's (the edge network learns from card calls alone)")
         jobs = edges.plan(a.per_card, a.seed, hibari=a.hibari, piper=a.piper, vocode=a.vocode,
                           diphone=a.diphone)
         edges.build(a.out, jobs, a.seed, a.workers)
@@ -168,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
 def _data_options(d: argparse.ArgumentParser, out: Path) -> None:
     d.add_argument("--out", type=Path, default=out)
     d.add_argument("--per-card", type=int, default=60)
-    d.add_argument("--goops", type=int, default=400)
-    d.add_argument("--others", type=int, default=2000)
+    d.add_argument("--goops", type=int, help="of \"goop\" (default 400)")
+    d.add_argument("--others", type=int, help="items of talk (default 2000)")
     d.add_argument("--seed", type=int, default=7)
     d.add_argument("--hibari", type=float, default=0.15,
                    help="share of utterances said by hibari-tts (default %(default)s)")
