@@ -362,10 +362,11 @@ class Listener:
         """Whether ``u``, kept on its own mic, is one voice with the same words heard at
         once between the dealer's mic and a player's (a card is never dealt and called
         at the same moment: one of them is the other's leak), and the other mic's
-        stands higher over its noise; None: wait for the players' recognisers."""
+        stands higher over its noise; None: wait for the players' recognisers. Separate
+        mics only (with the leaks taken out)."""
         d = self._dealer
-        if d is None or u.kind == "unknown":
-            return False
+        if d is None or u.kind == "unknown" or self._ct.cancel is None:
+            return False  # an array's seat channels are masks of one sound: all hold it
         others = [d] if u.channel != d else [k for k in range(len(self.channels)) if k != d]
         if u.channel == d and not final \
                 and (self._ct_end or 0) / self.rate < u.end + self.DEALER_WAIT \
