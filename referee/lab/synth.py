@@ -62,9 +62,10 @@ def read_mono16(path: Path) -> np.ndarray:
 
 
 def write_wav(path: Path, x: np.ndarray) -> None:
-    """Write float mono ``x`` as a 16 kHz 16-bit WAV."""
+    """Write float mono ``x`` as a 16 kHz 16-bit WAV (whole or not at all: processes making
+    the same cached utterance at once each write their own temporary file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")
     wav.write_wav(tmp, x, RATE)
     os.replace(tmp, path)
 

@@ -380,7 +380,7 @@ def build(items: list[Item], directory: Path, seed: int = 1,
 
 
 def _save(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp")   # one per process: no race
     tmp.write_text(json.dumps(data, indent=0, sort_keys=True))
     os.replace(tmp, path)
 
