@@ -537,3 +537,20 @@ def test_gops_talk_in_its_decoys_words_is_no_prize_but_its_prizes_are(tmp_path, 
     assert not [u for u in feed(rec.stream(), pad(talk, 0.5, 0.8)) if u.kind == "prize"]
     assert [(u.kind, u.said) for u in feed(rec.stream(), pad(prize, 0.5, 0.8))] == [
         ("prize", "three of diamonds")]
+
+
+@pytest.mark.parametrize("voice, rank", [("espeak:en-us+m3", "ace"), ("flite:kal", "six")])
+def test_a_bare_bid_the_decoder_misses_is_heard_by_the_partial_checks_rank(tmp_path, voice,
+                                                                           rank):
+    # GOPS: "ace" alone is a bid; the decoder's phone-loop bar threw these out, and the
+    # partial-call check, which knows bare ranks, hears them (Backing.bid_alone)
+    from referee.core.games.gops import BID_KINDS
+    from referee.hearing.gops_grammar import gops_grammar
+    from speech import load, synth
+    x = pad(load(synth(rank, tmp_path / "bid.wav", voice)), 0.5, 0.8)
+    heard = {}
+    for bar in (0.9, None):
+        rec = PocketSphinx(grammar=gops_grammar(["ann", "bob"], "purple"), bid_alone=bar)
+        rec.listen_for(BID_KINDS)
+        heard[bar] = [(u.kind, u.said) for u in feed(rec.stream(), x) if u.kind != "unknown"]
+    assert heard == {0.9: [("bid", rank)], None: []}

@@ -76,6 +76,9 @@ class Backing:
     """The partial-call check's bar for a partial call in the rest of a segment decided while
     open, read by the decoder or not (None: never; see
     :class:`referee.hearing.engine.segment_stream.SegmentStream`)."""
+    bid_alone: float | None = 0.9
+    """The partial-call check's bar for a bare bid (GOPS: "seven"), read as the bare rank it
+    hears, over the decoder's bare bid or no phrase (None: never; docs/gops-hearing.md)."""
     number_take: float | None = 0.5
     """The number check's bar for its own number over the decoder's (None: never)."""
     number_support: float | None = 0.02
@@ -191,8 +194,10 @@ class Backed:
         #: count's answers (0-52) only, Swoop's totals (0-199) are not what it knows.
         self.numbers = _check(NumberCheck, numbers, "number" in self.grammar.kinds
                               and self.grammar.name == "table")
-        #: The partial-call check (see :mod:`referee.hearing.partial_check`), or None.
-        self.partials = _check(PartialCheck, partials, "partial" in self.grammar.kinds)
+        #: The partial-call check (see :mod:`referee.hearing.partial_check`), or None: for
+        #: partial calls, and for GOPS's bare bids, which are bare ranks.
+        self.partials = _check(PartialCheck, partials,
+                               bool({"partial", "bid"} & self.grammar.kinds))
         #: Swoop's grammar: its play check stands in for the phrase classifier, and a turn
         #: game needs no haste, so nothing is decided before a segment ends.
         self.swoop = swoop = self.grammar.name == play_check.GRAMMAR

@@ -423,6 +423,26 @@ class SegmentStream:
         return [Utterance("partial", said, float(t0 + a), float(t0 + b), round(q, 3),
                           self.channel, self.player, self.source)]
 
+    def _bare_bid(self, seg) -> list[Utterance] | None:
+        """A bare bid ("seven") as the partial-call check hears it (it knows bare ranks):
+        the rank it gives ``bid_alone`` or more, over a voiced loud part no longer than a
+        partial call's, where the grammar reads that rank as a bid; None: the decoder's
+        reading stands."""
+        eng, rate, bk = self.engine, self.engine.rate, self.engine.backing
+        if bk.bid_alone is None:
+            return None
+        a, b = self._loud_part(seg)
+        if b - a > bk.partial_span:
+            return None
+        said, q = eng.partials.heard(seg.samples)
+        m = eng.grammar.match(said)
+        if q < bk.bid_alone or m is None or m.kind != "bid" \
+                or not self._voiced(seg.samples, a, b, 0.0):
+            return None
+        t0 = self.start + seg.first / rate
+        return [Utterance("bid", m.said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
+                          self.player, self.source)]
+
     def _loud_part(self, seg) -> tuple[float, float]:
         """Seconds into ``seg`` where its loud part, from where its speech begins, starts
         and ends (see :func:`checks.trim`)."""
@@ -478,6 +498,12 @@ class SegmentStream:
             alone = self._number_alone(seg)
             if alone:
                 return alone
+        if (m is None or m.kind == "bid" and " " not in m.said) and not pause \
+                and getattr(eng, "partials", None) is not None \
+                and "bid" in eng.grammar.kinds and eng.listened("bid"):
+            bare = self._bare_bid(seg)
+            if bare is not None:
+                return bare
         if (m is None or m.kind == "partial") and not pause \
                 and getattr(eng, "partials", None) is not None and eng.listened("partial"):
             weighed = self._partial_weighed(seg, m, words, probs)
