@@ -356,7 +356,19 @@ class Listener:
         copy = self._dealer_copy(u, final)
         if copy is None:
             return None
-        return [] if copy else self._ct.filter([u])
+        if copy:
+            return []
+        if u.channel == self._dealer and self._ct.cancel is not None:
+            u = replace(u, heard_elsewhere=self._heard_elsewhere(u))
+        return self._ct.filter([u])
+
+    def _heard_elsewhere(self, u: Utterance) -> tuple[str, ...]:
+        """What other mics' recognisers heard of ``u``'s voice in other words: their
+        utterances of its kind overlapping it whose loudest mic is ``u``'s (its leaks)."""
+        return tuple(dict.fromkeys(
+            v.said for v in self._recent
+            if v.channel != u.channel and v.kind == u.kind and v.said != u.said
+            and _overlap(u, v) > 0.3 and self._ct.loudest(v) == u.channel))
 
     def _dealer_copy(self, u: Utterance, final: bool) -> bool | None:
         """Whether ``u``, kept on its own mic, is one voice with the same words heard at

@@ -197,3 +197,7 @@ class Utterance:
     """The player whose microphone this channel is, if known."""
     source: str = ""
     """The file or device it came from."""
+    heard_elsewhere: tuple[str, ...] = ()
+    """Other readings of the same voice: what other mics' recognisers heard of it (its
+    leaks), when they heard other words. The table may take one where this reading cannot
+    be (a card dealt already)."""

@@ -186,7 +186,7 @@ class Table(TypedInput):
             if self.screen is not None:
                 self.screen.update(self)
             return
-        happening = self._happening(u.kind, u.said, start, end, stream)
+        happening = self._happening(u.kind, u.said, start, end, stream, u.heard_elsewhere)
         if happening is not None:
             self._push(stream, happening)
         # no play (Swoop): asked again, unless heard over the referee's voice (maybe that voice)
@@ -206,7 +206,8 @@ class Table(TypedInput):
         self.over = True
 
     # --- Turning heard words into game events ------------------------------------
-    def _happening(self, kind: str, said: str, start: float, end: float, stream: str):
+    def _happening(self, kind: str, said: str, start: float, end: float, stream: str,
+                   elsewhere: tuple[str, ...] = ()):
         if kind == "command":
             name = command_name(said)
             return Command(name, end, None if stream in (DEALER, TABLE) else stream) if name else None
@@ -219,6 +220,13 @@ class Table(TypedInput):
                 # can precede what the dealer's mic already promised (its watermark) by a
                 # few tens of ms: the deal is then timed at that promise, not dropped.
                 at = max(start, self._mic_heard.get(DEALER, start))
+                other = next((c for c in map(Card.find, elsewhere)
+                              if c is not None and c not in self.dealt), None)
+                if card in self.dealt and other is not None:
+                    # a card dealt already is no reading of this deal: another mic's is
+                    self._note(f"the dealer's mic heard the {card.symbol}, dealt already; "
+                               f"the {other.symbol} as another mic heard it")
+                    card = other
                 if card in self.dealt:      # one deck: not dealt, and the dealer is told
                     self._note(f"not dealt: {DealtTwice(card)}")
                     self._say(sentence("dealt-again"), at=end, urgent=True)

@@ -392,6 +392,35 @@ def test_a_card_dealt_twice_is_not_dealt_and_the_dealer_is_told(tmp_path):
     assert [d["card"] for d in deals] == ["3S"]
 
 
+def test_a_deal_read_as_a_card_dealt_already_is_what_another_mic_heard_of_it(tmp_path):
+    # the dealer's "ace of clubs" read as the 3♠ dealt before, while ann's mic heard its leak
+    # as the ace: a card dealt already is no reading of this deal, so the ace is dealt
+    from dataclasses import replace
+    table, speaker, journal, out, text = make(tmp_path)
+    table.hear(utter(None, "three of spades", 1.0, 1.6))
+    table.hear(utter("ann", "four of hearts", 2.0, 2.6))
+    heard_all(table, 3.0)
+    table.hear(replace(utter(None, "three of spades", 4.0, 4.6),
+                       heard_elsewhere=("three of spades", "ace of clubs")))
+    table.hear(utter("bob", "king of diamonds", 5.0, 5.6))
+    heard_all(table, 6.0)
+    table.finish()
+    objs = read_journal(journal.path).objects
+    assert [d["card"] for d in objs if d["type"] == "deal"] == ["3S", "AC"]
+    assert any(o["type"] == "note" and "heard the 3♠, dealt already; the A♣ as another mic heard it" in o["text"]
+               for o in objs)
+    assert [json.loads(x)["winner"] for x in out.getvalue().splitlines()
+            if json.loads(x)["type"] == "round"] == ["ann", "bob"]
+    # with nothing else heard, or only cards dealt already, it is refused as before
+    table, speaker, journal, out, text = make(tmp_path / "again")
+    table.hear(utter(None, "three of spades", 1.0, 1.6))
+    heard_all(table, 3.0)
+    table.hear(replace(utter(None, "three of spades", 4.0, 4.6), heard_elsewhere=("3S",)))
+    heard_all(table, 5.0)
+    assert [d["card"] for d in read_journal(journal.path).objects if d["type"] == "deal"] == \
+        ["3S"]
+
+
 def test_the_stock_holds_each_of_52_cards_once():
     assert len(set(VirtualDeck(seed=7).cards)) == 52
     try:
