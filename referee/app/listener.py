@@ -74,7 +74,8 @@ class Listener:
     be decoded past a suspected copy before it is decided. ``twins``: the source's channels
     are two sets, the second what the first's recognisers hear (a mic array's seats: the
     first set decides who spoke and times it, the second, less masked, is decoded).
-    ``dealer``: the player name of the dealer's channel, if one is (None: no such rule).
+    ``dealer``: the player name of the dealer's channel, if one is (None: no such rule;
+    with separate mics and ``cancel`` only).
     """
 
     TIMING_CONFIRM = 0.05
@@ -103,8 +104,11 @@ class Listener:
         if not self.channels:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
+        # separate mics only: an array's seat channels (cancel off) are masks of one sound,
+        # and every seat holds every voice
         self._dealer = next((k for k, c in enumerate(self.channels)
-                             if dealer is not None and c.player == dealer), None)
+                             if dealer is not None and c.player == dealer), None) \
+            if self.crosstalk and cancel else None
         self.hold = hold
         self.earlier = 0.0  # seconds timing may move a start before the recogniser's
         self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
@@ -358,7 +362,7 @@ class Listener:
             return None
         if copy:
             return []
-        if u.channel == self._dealer and self._ct.cancel is not None:
+        if u.channel == self._dealer:
             u = replace(u, heard_elsewhere=self._heard_elsewhere(u))
         return self._ct.filter([u])
 
@@ -377,8 +381,8 @@ class Listener:
         stands higher over its noise; None: wait for the players' recognisers. Separate
         mics only (with the leaks taken out)."""
         d = self._dealer
-        if d is None or u.kind == "unknown" or self._ct.cancel is None:
-            return False  # an array's seat channels are masks of one sound: all hold it
+        if d is None or u.kind == "unknown":
+            return False
         others = [d] if u.channel != d else [k for k in range(len(self.channels)) if k != d]
         if u.channel == d and not final \
                 and (self._ct_end or 0) / self.rate < u.end + self.DEALER_WAIT \

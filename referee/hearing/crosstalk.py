@@ -152,10 +152,7 @@ class CrossTalk:
             return u.channel
         span = self.audio[a:b].astype(np.float64)
         level = span if self.clean is None else self.clean[a:b].astype(np.float64)
-        frame = self.rate // 100
-        n = (b - a) // frame
-        env = np.sqrt(np.mean(level[: n * frame].reshape(n, frame, self.channels) ** 2, axis=1)
-                      + 1e-12)  # (n, channels)
+        env = _frame_rms(level, self.rate // 100)  # (n, channels)
         own = u.channel
         if self.clean is not None:
             # where the utterance is: its own mic's loudest frames (a recogniser's segment
@@ -200,15 +197,13 @@ class CrossTalk:
             a = max(int(start * self.rate) - self.first, 0)
             b = min(int(np.ceil(end * self.rate)) - self.first, len(self.audio))
             level = (self.audio if self.clean is None else self.clean)[a:b].astype(np.float64)
-            frame = self.rate // 100
-            n = len(level) // frame
+            envs = _frame_rms(level, self.rate // 100)
             out = {}
             for c in key[0]:
-                if n == 0:
+                if len(envs) == 0:
                     out[c] = -np.inf
                     continue
-                env = np.sqrt(np.mean(level[: n * frame, c].reshape(n, frame) ** 2, axis=1)
-                              + 1e-12)
+                env = envs[:, c]
                 busy = env >= env.max() * 10 ** (-ACTIVE_DB / 20)
                 floor = self.leaks.floor(c)
                 out[c] = float(10 * np.log10(np.mean(env[busy] ** 2))
@@ -313,6 +308,12 @@ class CrossTalk:
             self._refined = (key, self.timer.refine(self.audio, self.first, channel, start, end,
                                                     said))
         return self._refined[1]
+
+
+def _frame_rms(x: np.ndarray, frame: int) -> np.ndarray:
+    """RMS of each whole ``frame`` of samples of ``x`` (frames, channels): (n, channels)."""
+    n = len(x) // frame
+    return np.sqrt(np.mean(x[: n * frame].reshape(n, frame, x.shape[1]) ** 2, axis=1) + 1e-12)
 
 
 def _similarity(a: np.ndarray, b: np.ndarray, max_lag: int) -> float:

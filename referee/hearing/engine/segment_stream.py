@@ -403,10 +403,10 @@ class SegmentStream:
         rest = seg.first == self._rest_of
         alone = bk.partial_rest if rest else bk.partial_alone
         if m is None or rest:
-            a, b = self._loud_part(seg)
-            if alone is None or b - a > bk.partial_span:
-                return None  # too long for a partial call: no need to ask the check
-            said, q = eng.partials.heard(seg.samples)
+            heard = None if alone is None else self._partial_heard(seg)
+            if heard is None:
+                return None
+            said, q, a, b = heard
             if q < alone:
                 return None
         else:
@@ -429,12 +429,10 @@ class SegmentStream:
         partial call's, where the grammar reads that rank as a bid; None: the decoder's
         reading stands."""
         eng, rate, bk = self.engine, self.engine.rate, self.engine.backing
-        if bk.bid_alone is None:
+        heard = None if bk.bid_alone is None else self._partial_heard(seg)
+        if heard is None:
             return None
-        a, b = self._loud_part(seg)
-        if b - a > bk.partial_span:
-            return None
-        said, q = eng.partials.heard(seg.samples)
+        said, q, a, b = heard
         m = eng.grammar.match(said)
         if q < bk.bid_alone or m is None or m.kind != "bid" \
                 or not self._voiced(seg.samples, a, b, 0.0):
@@ -442,6 +440,16 @@ class SegmentStream:
         t0 = self.start + seg.first / rate
         return [Utterance("bid", m.said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
                           self.player, self.source)]
+
+    def _partial_heard(self, seg) -> tuple[str, float, float, float] | None:
+        """The partial-call check's likeliest partial call in ``seg`` and how likely one is,
+        with its loud part (seconds into ``seg``); None when that lasts longer than a partial
+        call may (``partial_span``): no need to ask the check."""
+        a, b = self._loud_part(seg)
+        if b - a > self.engine.backing.partial_span:
+            return None
+        said, q = self.engine.partials.heard(seg.samples)
+        return said, q, a, b
 
     def _loud_part(self, seg) -> tuple[float, float]:
         """Seconds into ``seg`` where its loud part, from where its speech begins, starts
