@@ -118,6 +118,22 @@ def test_the_plan_is_deterministic_and_keeps_the_voices_apart():
     assert len(quick) == 4 and all(q in full for q in quick)
 
 
+def test_the_unseen_games_are_the_tuning_games_said_by_voices_never_trained_on():
+    tuning = [s for s in games.plan(1) if s["split"] == "tuning"]
+    unseen = games.unseen_plan(1)
+    assert unseen == games.unseen_plan(1) and len(unseen) == len(tuning)
+    trained = {v.id for v in games.corpus.VOICES if v.split == "tuning"}
+    held_out = {v.id for v in games.corpus.VOICES if v.split == "held-out"}
+    for s, t in zip(unseen, tuning):
+        assert s["id"] == t["id"].replace("tuning", "unseen")
+        assert {k: v for k, v in s.items() if k not in ("id", "voices")} == \
+            {k: v for k, v in t.items() if k not in ("id", "voices")}
+        voices = list(s["voices"].values())
+        assert list(s["voices"]) == list(t["voices"]) and len(set(voices)) == len(voices)
+        assert not set(voices) & (trained | held_out)
+        assert set(voices) <= {v.id for v in games.UNSEEN}
+
+
 def test_a_game_refereed_through_play_is_scored_consistently(tmp_path_factory):
     d = tmp_path_factory.mktemp("e2e")
     voices = games.Voices(d / "utt", d)

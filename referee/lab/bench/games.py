@@ -150,6 +150,27 @@ def judge(game: Game) -> None:
 
 # --- Planning ---------------------------------------------------------------------
 
+#: Voices of the unseen development games: the people and the family no model trained on
+#: (corpus.DEV_SETS "kept-out" and "pico").
+UNSEEN = corpus.DEV_SETS["kept-out"] + corpus.DEV_SETS["pico"]
+
+
+def unseen_plan(seed: int = 1) -> list[dict]:
+    """The tuning games said by voices no model trained on (:data:`UNSEEN`): same rounds,
+    talk, noise and SNR, ids ``unseen-NN``; a development set for unseen voices that is never
+    a held-out figure (docs/game-benchmark.md)."""
+    out = []
+    for spec in plan(seed):
+        if spec["split"] != "tuning":
+            continue
+        g = int(spec["id"].rsplit("-", 1)[1])
+        rng = mixing.rng_for(seed, f"games/unseen/{g}")
+        talkers = rng.permutation(len(UNSEEN))[: len(spec["voices"])]
+        out.append({**spec, "id": f"unseen-{g:02d}",
+                    "voices": {t: UNSEEN[i].id for t, i in zip(spec["voices"], talkers)}})
+    return out
+
+
 def plan(seed: int = 1, quick: bool = False) -> list[dict]:
     """The games' specs (split, players, voices, noise, SNR, round kinds), deterministic in
     ``seed``: tuning and held-out games alternate; every game has each kind of round once
@@ -195,7 +216,7 @@ class Voices:
     def __init__(self, directory: Path, workdir: Path) -> None:
         self.dir = directory
         self.workdir = workdir
-        self.by_id = {v.id: v for v in corpus.VOICES}
+        self.by_id = {v.id: v for v in (*corpus.VOICES, *UNSEEN)}
 
     def say(self, voice: str, text: str, rate: float, pitch: int) -> tuple[str, np.ndarray]:
         key = hashlib.sha1(f"{voice}|{text}|{rate:.3f}|{pitch}".encode()).hexdigest()[:16]

@@ -3,6 +3,10 @@ does, with every wrong round explained: the tool for choosing timing and hearing
 without ever looking at the held-out games (docs/game-benchmark.md).
 
     python -m referee.lab.bench.games_dev [--games tuning-00,tuning-03] [--jobs 2] [--save F]
+    python -m referee.lab.bench.games_dev --unseen [--jobs 2]
+
+``--unseen``: the same games said by voices no model trained on (``games.unseen_plan``;
+Debian non-free MBROLA, festvox and SVOX Pico voices), still never the held-out games.
 
 Prints rounds and games right, calls and deals heard, timing errors (|start| and |end|
 median / p90 by SNR band), then one line per wrong round: its kind, the truth, the verdict,
@@ -75,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m referee.lab.bench.games_dev",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--games", help="comma-separated tuning game ids (default: all 12)")
+    p.add_argument("--unseen", action="store_true",
+                   help="the tuning games said by voices no model trained on")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", help="write the records (JSON lines) here")
@@ -85,10 +91,11 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(summary(records)))
         return 0
     want = set(args.games.split(",")) if args.games else None
-    specs = [s for s in games.plan(args.seed) if s["split"] == "tuning"
-             and (want is None or s["id"] in want)]
+    every = (games.unseen_plan(args.seed) if args.unseen
+             else [s for s in games.plan(args.seed) if s["split"] == "tuning"])
+    specs = [s for s in every if want is None or s["id"] in want]
     if want and {s["id"] for s in specs} != want:
-        p.error(f"not tuning games: {sorted(want - {s['id'] for s in specs})}")
+        p.error(f"not games of this set: {sorted(want - {s['id'] for s in specs})}")
     directory = default_dir(args.seed)
     built = build_games(specs, directory, args.seed)
     records = referee_games(built, directory, [], args.jobs)
