@@ -147,7 +147,8 @@ class MicrophoneSource:
     ``rate`` is asked of every device; a device that refuses it is opened at its default
     rate (blocks carry their rate; the listener resamples). ``latency``: the devices' input
     buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
-    times, and too little loses audio when the machine is busy (``overflows``). ``notify``,
+    times, and too little loses audio when the machine is busy (``overflows``); at 0.2 s
+    PulseAudio gave the blocks four at a time (docs/timing.md, session 44). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
     are lined up, where each was placed; whenever input has overflowed; and when a device is
     lost or back. A lost device's channels get silence until it is back, and ``on_change``
@@ -161,7 +162,7 @@ class MicrophoneSource:
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
                  block_seconds: float = BLOCK_SECONDS, align_blocks: int = 20,
-                 latency: float | str = 0.2, notify: Callable[[str], None] | None = None,
+                 latency: float | str = 0.15, notify: Callable[[str], None] | None = None,
                  on_change: Callable[[MicChange], None] | None = None, watch: Any = "auto",
                  retry_seconds: float = 1.0) -> None:
         self._sd_arg = sd

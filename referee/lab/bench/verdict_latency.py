@@ -192,10 +192,12 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
                           "tail": _tail(cwav), "dur": lg.duration(cwav),
                           "t_json": t_json, "t_said": said[0][0] if said else None,
                           "winner": obj.get("winner"), "said": obj.get("call", {}).get("said")})
-            print(f"round {i + 1}/{rounds}: {obj.get('winner')} on {obj.get('top')}",
-                  file=log, flush=True)
+            print(f"round {i + 1}/{rounds}: {obj.get('winner')} on {obj.get('top')}, printed "
+                  f"{(t_json - t_done + _tail(cwav)) * 1000:.0f} ms after the call's end"
+                  + (" (referee talking)" if talking else ""), file=log, flush=True)
         ref.type("end")
         ref.finish(30)
+        overflows = sum("input overflowed" in line for _, line in ref.err)
     finally:
         audio = rec.stop() if "rec" in locals() else None
         server.stop()
@@ -241,7 +243,8 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
         rows.append({"delay": delay, "decided": p["t_json"] - t_end_wall,
                      "rendered": (p["t_said"] - p["t_json"]) if p["t_said"] else None,
                      "played": (t_end_wall + delay - p["t_said"]) if p["t_said"] else None})
-    return {"rows": rows + talking_rows(talked, rows), "skipped": skipped, "rounds": rounds}
+    return {"rows": rows + talking_rows(talked, rows), "skipped": skipped, "rounds": rounds,
+            "overflows": overflows}
 
 
 def talking_rows(talked: list[dict], quiet: list[dict]) -> list[dict]:
@@ -286,7 +289,9 @@ def section(result: dict, command: str) -> str:
              f"- **Rounds:** {result['rounds']} played, {s.get('n', 0)} measured in quiet, "
              f"{t.get('n', 0)} while the referee talked"
              + (f" (left out, misheard or unmeasurable: rounds {result['skipped']})"
-                if result["skipped"] else ""), ""]
+                if result["skipped"] else ""),
+             f"- **Input overflows** (audio lost, told by `referee play`): "
+             f"{result.get('overflows', 0)}", ""]
     if not s and not t:
         return "\n".join(lines + ["No round could be measured.", ""])
     if not s:
