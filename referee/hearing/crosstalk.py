@@ -25,6 +25,7 @@ times the call on its own channel with the leaks taken out.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Iterable, Sequence
 
@@ -66,6 +67,12 @@ VOICE_PITCH = 0.5
 """The pitch strength over which a 10 ms step has a voice in :meth:`CrossTalk.own_voice`
 (:func:`referee.hearing.checks.voiced`'s threshold, without its level test: a weak voice
 counts)."""
+OWN_TAIL = 0.25
+"""Seconds after the end of a call its own mic's recogniser reported within which a pitched
+step far under that call (``OWN_TAIL_DB``) is the call fading, not a new voice: the
+recogniser's end can come 0.1 s before the sound's (docs/timing.md, "A call's own tail")."""
+OWN_TAIL_DB = 30.0
+"""dB under the call's loudest 40 ms that makes a step after it its fading tail."""
 VOICE_STEPS = 2
 """Such steps in a row that make a voice: a call has at least 3 on the recogniser's own
 10 ms grid (``SURE_VOICED_RUN``), which lies up to a step off this one; white noise has one
@@ -104,6 +111,8 @@ class CrossTalk:
         self._loudest: dict[tuple[int, float, float], int] = {}
         # per channel: [seconds looked from, next sample to look at, first voice or None]
         self._voice: dict[int, list] = {}
+        # the loudest 40 ms (dB) of each (channel, start, end) a recogniser reported
+        self._peak: dict[tuple[int, float, float], float] = {}
         # over_floor() per (channels, start, end), kept: both mics of a pair get one answer
         self._over: dict[tuple, dict[int, float]] = {}
 
@@ -271,8 +280,9 @@ class CrossTalk:
         (:func:`referee.hearing.checks.pitch_strength`; clatter, hiss and slaps have none),
         but not where another mic is ``CLEAN_COPY_DB`` louder during one of ``calls``
         ((channel, start, end) of what that mic's recogniser reported: what is left of its
-        leak, whose copies are dropped). Returns (that second or None, seconds looked at
-        up to)."""
+        leak, whose copies are dropped), nor within ``OWN_TAIL`` after one of ``channel``'s
+        own ``calls`` and ``OWN_TAIL_DB`` under it (the call fading). Returns (that second or
+        None, seconds looked at up to)."""
         size, hop = int(0.04 * self.rate), int(0.01 * self.rate)
         level = self.audio if self.clean is None else self.clean
         got = self._voice.get(channel)
@@ -289,14 +299,34 @@ class CrossTalk:
                 got[2].append(((self.first + a) / self.rate, 10 * np.log10(e)))
             got[1] += len(peak) * hop
         run: list[float] = []
+        own = [(f, self._call_peak(level, channel, s, f)) for k, s, f in calls if k == channel]
         for t, db in got[2]:
             if any(k != channel and s - 0.05 <= t <= f + 0.05
                    and db[k] - db[channel] >= CLEAN_COPY_DB for k, s, f in calls):
+                continue
+            if any(f <= t <= f + OWN_TAIL and db[channel] < peak - OWN_TAIL_DB
+                   for f, peak in own):
                 continue
             run = (run if run and t - run[-1] < 0.015 else []) + [t]
             if len(run) >= VOICE_STEPS:
                 return run[0], got[1] / self.rate
         return None, got[1] / self.rate
+
+    def _call_peak(self, level: np.ndarray, channel: int, start: float, end: float) -> float:
+        """The loudest 40 ms (10 ms hop; dB, as :meth:`own_voice` gives steps) of ``channel``
+        in ``level`` from ``start`` to ``end`` seconds (-inf when none of it is kept)."""
+        key = (channel, start, end)
+        if key not in self._peak:
+            size, hop = int(0.04 * self.rate), int(0.01 * self.rate)
+            a = max(int(start * self.rate) - self.first, 0)
+            x = level[a:max(a, int(end * self.rate) - self.first), channel].astype(np.float64)
+            if len(x) < size:
+                return -math.inf
+            e = np.convolve(x ** 2, np.ones(size) / size, "valid")[::hop]
+            horizon = self.first / self.rate
+            self._peak = {k: v for k, v in self._peak.items() if k[2] >= horizon}
+            self._peak[key] = float(10 * np.log10(e.max() + 1e-12))
+        return self._peak[key]
 
     def refined(self, channel: int, start: float, end: float, said: str = ""
                 ) -> tuple[float, float]:

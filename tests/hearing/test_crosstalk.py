@@ -175,3 +175,36 @@ def test_a_copy_under_the_noise_goes_to_the_talker_not_to_a_mic_of_noise(speech)
         ct.add_audio(audio[i:i + 1600].astype(np.float32), i)
     copy = Utterance("call", "queen of hearts", 1.3, end, 0.9, channel=2, player="cat")
     assert [(v.channel, v.player) for v in ct.filter([copy])] == [(0, "ann")]
+
+
+def _voiced_part(x, rate=16000, size=0.12):
+    """The loudest ``size`` seconds of ``x`` (the vowel of a call: pitched)."""
+    n, hop = int(size * rate), int(0.01 * rate)
+    e = [np.mean(x[i:i + n] ** 2) for i in range(0, len(x) - n, hop)]
+    i = int(np.argmax(e)) * hop
+    return x[i:i + n]
+
+
+@pytest.mark.parametrize("tail_db, known, is_voice", [
+    (-45.0, True, False),   # the call fading on its own mic: not a new voice
+    (-45.0, False, True),   # the same, with no call reported there: a voice, however weak
+    (-6.0, True, True),     # a loud voice straight after the call: a new voice
+])
+def test_a_calls_own_fading_tail_is_no_new_voice(speech, tail_db, known, is_voice):
+    """The watermark's hold (`own_voice`) is not kept by the call's own quiet voiced tail
+    (docs/timing.md, "A call's own tail"), and still is by a voice that could be a call."""
+    rate, call = 16000, speech["ann-qh"]
+    end = 0.5 + len(call) / rate
+    tail = _voiced_part(call) * 10 ** (tail_db / 20)
+    n = int((end + 1.0) * rate)
+    ann = place(n, call, 0.5) + place(n, tail, end + 0.02)
+    rng = np.random.default_rng(3)
+    audio = np.stack([ann, np.zeros(n, np.float32)], axis=1) + \
+        rng.normal(0, 1e-4, (n, 2)).astype(np.float32)
+    ct = CrossTalk(16000, 2, ["ann", "bob"], keep=5.0, refine=False)
+    ct.add_audio(audio)
+    calls = [(0, 0.5, end - 0.08)] if known else []   # the recogniser's end comes early
+    first, _ = ct.own_voice(0, end - 0.02, calls)
+    assert (first is not None) == is_voice
+    if is_voice:
+        assert end - 0.04 <= first <= end + 0.02 + len(tail) / rate  # 40 ms windows
