@@ -148,7 +148,8 @@ class MicrophoneSource:
     rate (blocks carry their rate; the listener resamples). ``latency``: the devices' input
     buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
     times, and too little loses audio when the machine is busy (``overflows``); at 0.2 s
-    PulseAudio gave the blocks four at a time (docs/timing.md, session 44). ``notify``,
+    PulseAudio gives the blocks four at a time, and 0.15 s put devices out of line under
+    load (docs/timing.md, session 44). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
     are lined up, where each was placed; whenever input has overflowed; and when a device is
     lost or back. A lost device's channels get silence until it is back, and ``on_change``
@@ -162,7 +163,7 @@ class MicrophoneSource:
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
                  block_seconds: float = BLOCK_SECONDS, align_blocks: int = 20,
-                 latency: float | str = 0.15, notify: Callable[[str], None] | None = None,
+                 latency: float | str = 0.2, notify: Callable[[str], None] | None = None,
                  on_change: Callable[[MicChange], None] | None = None, watch: Any = "auto",
                  retry_seconds: float = 1.0) -> None:
         self._sd_arg = sd
