@@ -299,7 +299,9 @@ class CrossTalk:
                 got[2].append(((self.first + a) / self.rate, 10 * np.log10(e)))
             got[1] += len(peak) * hop
         run: list[float] = []
-        own = [(f, self._call_peak(level, channel, s, f)) for k, s, f in calls if k == channel]
+        # steps are at ``since`` or later: only calls whose tail reaches there can excuse one
+        own = [(f, self._call_peak(level, channel, s, f)) for k, s, f in calls
+               if k == channel and f + OWN_TAIL >= since]
         for t, db in got[2]:
             if any(k != channel and s - 0.05 <= t <= f + 0.05
                    and db[k] - db[channel] >= CLEAN_COPY_DB for k, s, f in calls):
@@ -322,7 +324,7 @@ class CrossTalk:
             x = level[a:max(a, int(end * self.rate) - self.first), channel].astype(np.float64)
             if len(x) < size:
                 return -math.inf
-            e = np.convolve(x ** 2, np.ones(size) / size, "valid")[::hop]
+            e = np.lib.stride_tricks.sliding_window_view(x ** 2, size)[::hop].mean(axis=1)
             horizon = self.first / self.rate
             self._peak = {k: v for k, v in self._peak.items() if k[2] >= horizon}
             self._peak[key] = float(10 * np.log10(e.max() + 1e-12))

@@ -189,11 +189,11 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
                     break
                 time.sleep(0.01)
             plays.append({"who": who, "call": call, "t_play": t_play, "t_done": t_done,
-                          "tail": _tail(cwav), "dur": lg.duration(cwav),
+                          "tail": (tail := _tail(cwav)), "dur": lg.duration(cwav),
                           "t_json": t_json, "t_said": said[0][0] if said else None,
                           "winner": obj.get("winner"), "said": obj.get("call", {}).get("said")})
             print(f"round {i + 1}/{rounds}: {obj.get('winner')} on {obj.get('top')}, printed "
-                  f"{(t_json - t_done + _tail(cwav)) * 1000:.0f} ms after the call's end"
+                  f"{(t_json - t_done + tail) * 1000:.0f} ms after the call's end"
                   + (" (referee talking)" if talking else ""), file=log, flush=True)
         ref.type("end")
         ref.finish(30)
