@@ -211,4 +211,5 @@ def attributed(events: Iterable, tap: VoiceTap, book: VoiceBook | Callable[[], V
             for v in at.voices:
                 yield replace(e, player=v)
         else:
-            yield Unattributed(e.kind, e.said, e.start, e.end)
+            yield Unattributed(e.kind, e.said, e.start, e.end, at.player, at.confidence,
+                               verdict == "two")

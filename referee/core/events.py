@@ -142,6 +142,21 @@ class Unattributed:
     """Seconds on the audio clock."""
     end: float
     """Seconds on the audio clock."""
+    likeliest: str | None = None
+    """The talker whose voice it most likely was, if any voice was found in it."""
+    likelihood: float = 0.0
+    """How likely that talker's voice it was (0-1)."""
+    two: bool = False
+    """Two voices were found in it at once."""
+
+    def doubt(self) -> str:
+        """Why it counts for nobody, in a few words."""
+        if self.two:
+            return "two voices at once"
+        if self.likeliest is None:
+            return "whose voice it was is not sure"
+        return (f"whose voice it was is not sure ({self.likeliest}'s at "
+                f"{100 * self.likelihood:.0f} %)")
 
 
 class UtteranceKind(enum.StrEnum):

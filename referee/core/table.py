@@ -155,7 +155,7 @@ class Table(TypedInput):
             if self._echo(event.kind, event.said, round(event.start + self.options.offset, 6), at):
                 self._note(f"dropped {event.said!r}: the referee's own voice")
                 return
-            text = f"not counted: {event.said!r} at {at:.3f} s: whose voice it was is not sure"
+            text = f"not counted: {event.said!r} at {at:.3f} s: {event.doubt()}"
             if not (self.reheard and self.reheard.noted(text)):     # not heard again on resume
                 self._note(text)
                 self._say(sentence("who-was-that"), at=at, urgent=True)

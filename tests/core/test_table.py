@@ -95,15 +95,21 @@ def test_at_one_mic_the_referee_does_not_ask_who_said_its_own_words(tmp_path):
     table.hear(Unattributed("call", "queen of hearts", 0.6, 1.3))
     # a player's call whose voice is not sure: asked about
     table.hear(Unattributed("call", "king of spades", 4.0, 4.5))
-    heard_all(table, 5.0)
+    # the journal says why: the likeliest voice and how likely, or two voices
+    table.hear(Unattributed("call", "two of clubs", 5.0, 5.6, "ann", 0.62))
+    table.hear(Unattributed("shout", "goop", 6.0, 6.3, "bob", 0.99, two=True))
+    heard_all(table, 7.0)
     speaker.wait()
     said = [s.text for s in speaker.history()]
-    assert said.count("Who was that? Say it again.") == 1, said
+    assert said.count("Who was that? Say it again.") == 3, said
     speaker.close()
     journal.close()
     notes = [o["text"] for o in read_journal(journal.path).objects if o["type"] == "note"]
     assert notes == ["dropped 'queen of hearts': the referee's own voice",
-                     "not counted: 'king of spades' at 4.500 s: whose voice it was is not sure"]
+                     "not counted: 'king of spades' at 4.500 s: whose voice it was is not sure",
+                     "not counted: 'two of clubs' at 5.600 s: whose voice it was is not sure "
+                     "(ann's at 62 %)",
+                     "not counted: 'goop' at 6.300 s: two voices at once"]
 
 
 def test_virtual_deck_deals_after_a_pause_and_on_timeout(tmp_path):

@@ -186,6 +186,11 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
         ref.wait_err("Voices learnt.", 30)
         time.sleep(0.5)
         room.play([("bob", "goop", 0.0)])
+        ref.wait_for(lambda r: r.objects("gooped") or "Who was that?" in r.stderr, 20,
+                     "the shout judged or asked about")
+        if not ref.objects("gooped"):   # not sure of a short shout: said again, as asked
+            time.sleep(0.5)
+            room.play([("bob", "goop", 0.0)])
         gooped = ref.wait_objects("gooped", 1, 20)[0]
     finally:
         ref.kill()
@@ -194,5 +199,6 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
     assert all((data / "voices" / f"{n}.npz").read_bytes() != kept[n] for n in kept)
     _, lines = journal_lines(data)
     # nothing of the answers was taken for the game: the command (and its turn), the shout
-    assert [o["type"] for o in lines[1:4]] == ["command", "asked", "shout"], lines
+    kinds = [o["type"] for o in lines[1:] if o["type"] != "note"]
+    assert kinds[:3] == ["command", "asked", "shout"], lines
     assert lines[1]["command"] == "seats", lines
