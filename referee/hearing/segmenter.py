@@ -28,6 +28,11 @@ class Segment:
     """Cut because it grew too long, not because speech stopped."""
 
 
+ONSET_FRAMES = 4
+"""Frames before a rise in level (see ``rise_db``) taken as the new voice's speech: its
+weak first consonant comes before the vowel that rises."""
+
+
 class Segmenter:
     """Voice-activity segmentation with a lead-in and a hang-over.
 
@@ -37,6 +42,11 @@ class Segmenter:
     ``noisy_db`` above the noise floor: in loud noise the weak parts of a call
     (the "of", a final "s") sink under the floor, and a short hang would cut
     one call into two pieces that neither recogniser can read.
+
+    A frame ``rise_db`` louder than every frame of a segment open for ``rise_after``
+    seconds or more starts a new segment there (:meth:`_restart`): a player's call straight
+    after a neighbour's faint leak or the room's babble, which held the segment open, is
+    then read on its own (docs/hearing-decisions.md). ``rise_db`` None: never.
     """
 
     CUT_WINDOW = 1.5
@@ -46,8 +56,8 @@ class Segmenter:
     def __init__(self, rate: int = 16000, frame_ms: int = 30, lead_in: float = 0.3,
                  hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
                  max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0,
-                 tail_db: float = 20.0, hang_noisy: float = 0.36, noisy_db: float = 24.0
-                 ) -> None:
+                 tail_db: float = 20.0, hang_noisy: float = 0.36, noisy_db: float = 24.0,
+                 rise_db: float | None = 12.0, rise_after: float = 0.45) -> None:
         from pocketsphinx import Vad
 
         self.rate = rate
@@ -72,6 +82,10 @@ class Segmenter:
         self.noise = 1.0  # noise-floor power
         self.peak = 1.0  # loudest frame power of the open segment
         self.powers: deque = deque(maxlen=int(4.0 * rate / self.frame))
+        self.rise = None if rise_db is None else 10 ** (rise_db / 10)
+        self.rise_after = int(round(rise_after * rate / self.frame))
+        self._levels: list[float] = []  # the power of each frame of the open segment
+        self._before = 0.0  # the loudest of them but the last ONSET_FRAMES
 
     @property
     def in_speech(self) -> bool:
@@ -119,13 +133,20 @@ class Segmenter:
                 self.recent.append(speech)
                 if sum(self.recent) >= self.start_frames:
                     self.current = list(self.history)
+                    self._levels = list(self.powers)[-len(self.history):]
+                    self._before = max(self._levels[:-ONSET_FRAMES], default=0.0)
                     self.current_first = self.consumed - len(self.history) * self.frame
                     self.current_speech = start - (sum(self.recent) - 1) * self.frame
                     self.silent_run = 0
                     self.history.clear()
                     self.recent.clear()
             else:
+                if speech and self._risen(start):
+                    out.append(self._restart(start))
                 self.current.append(f)
+                self._levels.append(self.powers[-1])
+                self._before = max(self._before, self._levels[-1 - ONSET_FRAMES]) \
+                    if len(self._levels) > ONSET_FRAMES else self._before
                 self.silent_run = 0 if speech else self.silent_run + 1
                 noisy = self.peak < self.noise * self.noisy
                 if self.silent_run >= (self.end_frames_noisy if noisy else self.end_frames):
@@ -150,10 +171,43 @@ class Segmenter:
         self.current = self.current[:k]
         seg = self._close(forced=True)
         if rest:
-            self.current, self.current_first = rest, first
+            levels = self._levels
+            self.current, self.current_first, self._levels = rest, first, levels
+            self._keep_from(k)
             self.current_speech = first
             self.peak = max(float(np.mean(f.astype(np.float64) ** 2)) + 1.0 for f in rest)
             self.silent_run = 0
+        return seg
+
+    def _risen(self, at: int) -> bool:
+        """Whether the frame just judged (from sample ``at``), ``rise_after`` or more into
+        the open segment's speech, is ``rise_db`` over every frame of the segment before
+        the last :data:`ONSET_FRAMES` (a voice's onset rises over a few frames)."""
+        return self.rise is not None \
+            and at - self.current_speech >= self.rise_after * self.frame \
+            and self.powers[-1] > self._before * self.rise
+
+    def _keep_from(self, k: int) -> None:
+        """The open segment's frame levels from its frame ``k`` on."""
+        self._levels = self._levels[k:]
+        self._before = max(self._levels[:-ONSET_FRAMES], default=0.0)
+
+    def _restart(self, at: int) -> Segment:
+        """A voice ``rise_db`` louder than all of the open segment so far begins at sample
+        ``at`` (the frame about to be added): what came before (a neighbour's leak, the
+        room's talk) is closed as a segment of its own, and a new one opens with the last
+        lead-in's worth of it as its lead-in, its speech from a little before ``at`` (the
+        voice's weak first consonant)."""
+        n = len(self.current)
+        k = max(1, n - self.lead)
+        rest, levels = self.current[k:], self._levels
+        first = self.current_first + k * self.frame
+        self.current = self.current[:k]
+        seg = self._close()
+        self.current, self.current_first, self._levels = rest, first, levels
+        self._keep_from(k)
+        self.current_speech = max(first, at - ONSET_FRAMES * self.frame)
+        self.peak = max(self._levels + [self.powers[-1]])
         return seg
 
     def _close(self, forced: bool = False) -> Segment:
@@ -173,6 +227,7 @@ class Segmenter:
         if k >= len(self.current):
             return False
         self.current = self.current[k:]
+        self._keep_from(k)
         self.current_first += k * self.frame
         self.current_speech = max(self.current_speech, self.current_first)
         # the hysteresis goes by the loudest frame of what is left, not of the call cut off

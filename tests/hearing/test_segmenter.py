@@ -90,3 +90,35 @@ def test_a_segment_grown_too_long_is_cut_at_a_pause_not_through_a_call(tmp_path)
     assert out[0].forced
     assert any(g.first <= c0 and g.first + len(g.samples) >= c1 for g in out)
     assert all(a.first + len(a.samples) <= b.first for a, b in zip(out, out[1:]))
+
+
+@pytest.mark.parametrize("rise_db", [12.0, None])
+def test_a_loud_voice_after_a_faint_one_begins_a_segment_of_its_own(tmp_path, rise_db):
+    """A neighbour's leak, 20 dB down, and the room's noise hold a segment open through a
+    short pause; the mic's own talker's call straight after it, far louder, begins a new
+    segment with the call's start as its speech (read on its own, it is heard: the dealer's
+    card in a game's babble went unheard when read with the leak before it)."""
+    s = corpus(tmp_path, {"leak": "espeak:en-us+f2|that was a long week",
+                          "call": "espeak:en-us+m3|four of hearts"})
+    leak, call = (x[int(a * 16000):int(b * 16000)] for x in (s["leak"], s["call"])
+                  for a, b in [speech_bounds(x, rel_db=-40)])
+    at = 0.5 + len(leak) / 16000 + 0.15
+    x = np.zeros(int((at + len(call) / 16000 + 1.0) * 16000))
+    x[8000:8000 + len(leak)] = 0.1 * leak
+    x[int(at * 16000):int(at * 16000) + len(call)] = call
+    x = mix_snr(x, pink(len(x), seed=5), 30)
+    seg = Segmenter(16000, rise_db=rise_db)
+    y = to_int16(x)
+    out = []
+    for i in range(0, len(y), 1600):
+        out += seg.feed(y[i:i + 1600])
+    out += seg.flush()
+    spans = [(g.first / 16000, g.speech_first / 16000, (g.first + len(g.samples)) / 16000)
+             for g in out]
+    own = [sp for sp in spans if sp[1] <= at + 0.1 and sp[2] >= at + len(call) / 16000 - 0.05]
+    assert len(own) == 1, spans
+    if rise_db is None:         # as before: one segment from the leak on
+        assert own[0][1] < at - 0.5, spans
+    else:
+        assert at - 0.15 <= own[0][1] <= at + 0.1, spans
+        assert all(a[2] <= b[0] for a, b in zip(spans, spans[1:])), spans
