@@ -171,8 +171,7 @@ class Segmenter:
         self.current = self.current[:k]
         seg = self._close(forced=True)
         if rest:
-            levels = self._levels
-            self.current, self.current_first, self._levels = rest, first, levels
+            self.current, self.current_first = rest, first
             self._keep_from(k)
             self.current_speech = first
             self.peak = max(float(np.mean(f.astype(np.float64) ** 2)) + 1.0 for f in rest)
@@ -200,11 +199,11 @@ class Segmenter:
         voice's weak first consonant)."""
         n = len(self.current)
         k = max(1, n - self.lead)
-        rest, levels = self.current[k:], self._levels
+        rest = self.current[k:]
         first = self.current_first + k * self.frame
         self.current = self.current[:k]
         seg = self._close()
-        self.current, self.current_first, self._levels = rest, first, levels
+        self.current, self.current_first = rest, first
         self._keep_from(k)
         self.current_speech = max(first, at - ONSET_FRAMES * self.frame)
         self.peak = max(self._levels + [self.powers[-1]])
