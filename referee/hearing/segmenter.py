@@ -57,7 +57,7 @@ class Segmenter:
                  hang: float = 0.21, start_frames: int = 3, start_window: int = 5,
                  max_length: float = 6.0, mode: int = 2, energy_margin_db: float = 5.0,
                  tail_db: float = 20.0, hang_noisy: float = 0.36, noisy_db: float = 24.0,
-                 rise_db: float | None = 12.0, rise_after: float = 0.45) -> None:
+                 rise_db: float | None = 12.0, rise_after: float = 0.3) -> None:
         from pocketsphinx import Vad
 
         self.rate = rate
