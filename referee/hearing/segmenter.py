@@ -141,8 +141,9 @@ class Segmenter:
                     self.history.clear()
                     self.recent.clear()
             else:
-                if speech and self._risen(start):
-                    out.append(self._restart(start))
+                began = self._risen(start) if speech else None
+                if began is not None:
+                    out.append(self._restart(began))
                 self.current.append(f)
                 self._levels.append(self.powers[-1])
                 self._before = max(self._before, self._levels[-1 - ONSET_FRAMES]) \
@@ -178,13 +179,19 @@ class Segmenter:
             self.silent_run = 0
         return seg
 
-    def _risen(self, at: int) -> bool:
-        """Whether the frame just judged (from sample ``at``), ``rise_after`` or more into
-        the open segment's speech, is ``rise_db`` over every frame of the segment before
-        the last :data:`ONSET_FRAMES` (a voice's onset rises over a few frames)."""
-        return self.rise is not None \
-            and at - self.current_speech >= self.rise_after * self.frame \
-            and self.powers[-1] > self._before * self.rise
+    def _risen(self, at: int) -> int | None:
+        """Where a rise begins, when the frame just judged (from sample ``at``) is
+        ``rise_db`` over every frame of the open segment before the last
+        :data:`ONSET_FRAMES` (a voice's onset rises over a few frames): the first of those
+        last frames and this one that is, if that is ``rise_after`` or more into the
+        segment's speech (a loud part that began before then is the speech's own)."""
+        if self.rise is None or self.powers[-1] <= self._before * self.rise:
+            return None
+        bar = self._before * self.rise
+        recent = self._levels[-ONSET_FRAMES:]
+        first = next((i for i, p in enumerate(recent) if p > bar), len(recent))
+        began = at - (len(recent) - first) * self.frame
+        return began if began - self.current_speech >= self.rise_after * self.frame else None
 
     def _keep_from(self, k: int) -> None:
         """The open segment's frame levels from its frame ``k`` on."""
@@ -193,7 +200,8 @@ class Segmenter:
 
     def _restart(self, at: int) -> Segment:
         """A voice ``rise_db`` louder than all of the open segment so far begins at sample
-        ``at`` (the frame about to be added): what came before (a neighbour's leak, the
+        ``at`` (at most :data:`ONSET_FRAMES` before the frame about to be added, so within
+        the lead-in kept below): what came before (a neighbour's leak, the
         room's talk) is closed as a segment of its own, and a new one opens with the last
         lead-in's worth of it as its lead-in, its speech from a little before ``at`` (the
         voice's weak first consonant)."""
