@@ -164,7 +164,7 @@ class Segmenter:
         cut in two (docs/hearing-decisions.md)."""
         n = len(self.current)
         w = min(n - 1, int(round(self.CUT_WINDOW * self.rate / self.frame)))
-        p = np.array([float(np.mean(f.astype(np.float64) ** 2)) for f in self.current[n - w:]])
+        p = np.array(self._levels[n - w:]) - 1.0
         smooth = np.convolve(p, np.ones(3) / 3, mode="same")
         k = n - w + int(np.argmin(smooth))
         rest = self.current[k:]
@@ -175,7 +175,7 @@ class Segmenter:
             self.current, self.current_first = rest, first
             self._keep_from(k)
             self.current_speech = first
-            self.peak = max(float(np.mean(f.astype(np.float64) ** 2)) + 1.0 for f in rest)
+            self.peak = max(self._levels)
             self.silent_run = 0
         return seg
 
@@ -185,9 +185,9 @@ class Segmenter:
         :data:`ONSET_FRAMES` (a voice's onset rises over a few frames): the first of those
         last frames and this one that is, if that is ``rise_after`` or more into the
         segment's speech (a loud part that began before then is the speech's own)."""
-        if self.rise is None or self.powers[-1] <= self._before * self.rise:
+        bar = self._before * self.rise if self.rise is not None else None
+        if bar is None or self.powers[-1] <= bar:
             return None
-        bar = self._before * self.rise
         recent = self._levels[-ONSET_FRAMES:]
         first = next((i for i, p in enumerate(recent) if p > bar), len(recent))
         began = at - (len(recent) - first) * self.frame
@@ -238,7 +238,7 @@ class Segmenter:
         self.current_first += k * self.frame
         self.current_speech = max(self.current_speech, self.current_first)
         # the hysteresis goes by the loudest frame of what is left, not of the call cut off
-        self.peak = max(float(np.mean(f.astype(np.float64) ** 2)) + 1.0 for f in self.current)
+        self.peak = max(self._levels)
         return True
 
     def flush(self) -> list[Segment]:
