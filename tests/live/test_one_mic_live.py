@@ -33,6 +33,11 @@ CARDS = {"dealer": ("queen of hearts", "two of clubs", "five of spades"),
          "bob": ("two of clubs", "five of spades", "queen of hearts")}
 
 
+def notes(data) -> list[str]:
+    """The journal's notes (why a call was counted for nobody, say)."""
+    return [o["text"] for o in journal_lines(data)[1] if o["type"] == "note"]
+
+
 class Room:
     """Pieces of the table's sound as the one mic hears them, played into the sink."""
 
@@ -191,7 +196,10 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
         if not ref.objects("gooped"):   # not sure of a short shout: said again, as asked
             time.sleep(0.5)
             room.play([("bob", "goop", 0.0)])
-        gooped = ref.wait_objects("gooped", 1, 20)[0]
+        try:
+            gooped = ref.wait_objects("gooped", 1, 20)[0]
+        except AssertionError as e:     # the journal's notes say why nobody was given it
+            raise AssertionError(f"{e}\nnotes: {notes(data)}") from None
     finally:
         ref.kill()
     assert "Traceback" not in ref.stderr, ref.stderr
