@@ -3,7 +3,7 @@
 Each talker enrols by saying their name and a few card names. :meth:`VoiceBook.learn` fits
 a background model of every enrolled voice together (a Gaussian mixture over the voiced 10 ms
 frames' cepstra and pitch) and adapts its means to each talker (MAP adaptation, as in
-GMM-UBM speaker verification). :meth:`VoiceBook.attribute` scores a stretch of audio against
+GMM-UBM speaker verification); five such models, their scores averaged. :meth:`VoiceBook.attribute` scores a stretch of audio against
 every talker: the most likely talker, with a confidence; and whether two enrolled voices are
 in it (two players calling at once on one mic), from short
 windows that are each clearly one talker's. Method and figures: docs/one-device.md.
@@ -25,6 +25,9 @@ CEPSTRA = 20
 """Cepstral coefficients per frame, the first (the frame's level) left out."""
 COMPONENTS = 8
 """Gaussians in the background model."""
+MODELS = 5
+"""Background models, each fitted from its own start, whose talkers' scores are averaged: a
+single fit's profiles swing with a frame more or less of enrolment (docs/one-device.md)."""
 RELEVANCE = 2.0
 """MAP adaptation's relevance factor: frames a component needs before a talker's own data
 outweighs the background's."""
@@ -43,6 +46,9 @@ WINDOW = 16
 """Voiced frames in a window of the two-voices check."""
 SURE = 0.99
 """A window is one talker's when that talker's probability over it is at least this."""
+HOLD = 3
+"""Windows each of two talkers must hold before the stretch has two voices: one window alone
+is often a word's edge or a room's tail (docs/one-device.md)."""
 
 
 class VoicesError(RefereeError, ValueError):
@@ -60,7 +66,7 @@ class Attribution:
     second: str | None
     """The next most likely talker."""
     voices: tuple[str, ...]
-    """The talkers who each clearly hold a window of the stretch, in order of first window:
+    """The talkers who each clearly hold windows of the stretch, in order of first window:
     two or more when several people spoke in it."""
 
     @property
@@ -156,7 +162,7 @@ class VoiceBook:
     """A voice profile per enrolled talker."""
 
     def __init__(self, names: list[str], centre: np.ndarray, scale: np.ndarray,
-                 talkers: list[_Mixture], frames: dict[str, np.ndarray]) -> None:
+                 talkers: list[list[_Mixture]], frames: dict[str, np.ndarray]) -> None:
         self.names = list(names)
         self._centre, self._scale = centre, scale
         self._talkers = talkers
@@ -188,15 +194,17 @@ class VoiceBook:
         rng = np.random.default_rng(seed)
         # every talker weighs alike in the background, however long they spoke
         most = max(len(f) for f in z.values())
-        even = np.concatenate([f[rng.choice(len(f), most)] for f in z.values()])
-        background = _Mixture.fit(even, COMPONENTS, rng)
-        return cls(list(own), centre, scale, [background.adapted(z[n], RELEVANCE) for n in own],
-                   dict(own))
+        talkers = []
+        for _ in range(MODELS):
+            even = np.concatenate([f[rng.choice(len(f), most)] for f in z.values()])
+            background = _Mixture.fit(even, COMPONENTS, rng)
+            talkers.append([background.adapted(z[n], RELEVANCE) for n in own])
+        return cls(list(own), centre, scale, talkers, dict(own))
 
     def _scores(self, f: np.ndarray) -> np.ndarray:
-        """(talkers, frames) log-likelihoods."""
+        """(talkers, frames) log-likelihoods, averaged over the background models."""
         z = (f - self._centre) / self._scale
-        return np.stack([t.loglik(z) for t in self._talkers])
+        return np.mean([[t.loglik(z) for t in model] for model in self._talkers], axis=0)
 
     def attribute(self, audio: np.ndarray, rate: int, start: float, end: float) -> Attribution:
         """Who said ``audio`` between ``start`` and ``end`` seconds."""
@@ -214,18 +222,21 @@ class VoiceBook:
                            self._voices(own))
 
     def _voices(self, own: np.ndarray) -> tuple[str, ...]:
-        """Talkers each holding a window (:data:`WINDOW` voiced frames, half-overlapping)
-        with probability :data:`SURE` or more, in the order of their first such window."""
+        """Talkers each holding :data:`HOLD` windows (:data:`WINDOW` voiced frames,
+        half-overlapping) with probability :data:`SURE` or more, in the order of their first
+        such window; or the one talker who holds any, when nobody else does."""
         n = own.shape[1]
         if n < WINDOW:
             return ()
-        found: list[str] = []
+        held: dict[str, int] = {}
         for a in range(0, n - WINDOW + 1, WINDOW // 2):
             p = _probabilities(own[:, a:a + WINDOW].sum(axis=1) / CORRELATION)
             k = int(np.argmax(p))
-            if p[k] >= SURE and self.names[k] not in found:
-                found.append(self.names[k])
-        return tuple(found)
+            if p[k] >= SURE:
+                held[self.names[k]] = held.get(self.names[k], 0) + 1
+        if len(held) == 1:
+            return tuple(held)
+        return tuple(n for n, c in held.items() if c >= HOLD)
 
 
 def _probabilities(scores: np.ndarray) -> np.ndarray:
