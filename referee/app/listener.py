@@ -14,8 +14,9 @@ recogniser reported an overlapping utterance of its own, and otherwise passed on
 loudest channel's (that recogniser missed it). Two players calling at once each dominate
 their own mic, so both calls are kept. A card is never dealt and called at the same moment:
 the same words heard at once on the dealer's mic and a player's are one voice, kept on the
-mic where they stand higher over its noise (the dealer's words wait, up to ``DEALER_WAIT``,
-for the players' recognisers to report what they heard meanwhile).
+mic where they stand higher over its noise, or on an array's louder seat (the dealer's words
+wait, up to ``DEALER_WAIT``, for the players' recognisers to report what they heard
+meanwhile).
 
 Leaks: with cross-talk filtering the recognisers get a span of audio once every channel
 has it, each channel with the others' leaks, as learnt from the audio so far, taken out
@@ -75,7 +76,7 @@ class Listener:
     are two sets, the second what the first's recognisers hear (a mic array's seats: the
     first set decides who spoke and times it, the second, less masked, is decoded).
     ``dealer``: the player name of the dealer's channel, if one is (None: no such rule;
-    with separate mics and ``cancel`` only).
+    with separate mics and ``cancel``, or with ``twins``).
     """
 
     TIMING_CONFIRM = 0.05
@@ -104,11 +105,11 @@ class Listener:
         if not self.channels:
             raise ValueError("the source has no channels")
         self.crosstalk = crosstalk and len(self.channels) > 1
-        # separate mics only: an array's seat channels (cancel off) are masks of one sound,
-        # and every seat holds every voice
+        # separate mics with the leaks taken out, or an array's seats (twins); not mics
+        # whose leaks are left in
         self._dealer = next((k for k, c in enumerate(self.channels)
                              if dealer is not None and c.player == dealer), None) \
-            if self.crosstalk and cancel else None
+            if self.crosstalk and (cancel or twins) else None
         self.hold = hold
         self.earlier = 0.0  # seconds timing may move a start before the recogniser's
         self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
@@ -378,8 +379,8 @@ class Listener:
         """Whether ``u``, kept on its own mic, is one voice with the same words heard at
         once between the dealer's mic and a player's (a card is never dealt and called
         at the same moment: one of them is the other's leak), and the other mic's
-        stands higher over its noise; None: wait for the players' recognisers. Separate
-        mics only (with the leaks taken out)."""
+        stands higher over its noise (an array's other seat is louder); None: wait for the
+        players' recognisers. Separate mics with the leaks taken out, or an array's seats."""
         d = self._dealer
         if d is None or u.kind == "unknown":
             return False
@@ -393,7 +394,7 @@ class Listener:
             if v.channel in others and v.said == u.said and v.kind == u.kind \
                     and _overlap(u, v) > 0.3:
                 level = self._ct.over_floor((u.channel, v.channel), max(u.start, v.start),
-                                            min(u.end, v.end))
+                                            min(u.end, v.end), floor=not self.twins)
                 if level[v.channel] >= level[u.channel]:
                     return True
         return False

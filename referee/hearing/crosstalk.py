@@ -193,13 +193,17 @@ class CrossTalk:
                 best, best_db = k, energy[k]
         return best
 
-    def over_floor(self, channels: Sequence[int], start: float, end: float) -> dict[int, float]:
+    def over_floor(self, channels: Sequence[int], start: float, end: float,
+                   floor: bool = True) -> dict[int, float]:
         """dB by which each of ``channels``, the leaks taken out, stands over its noise
         floor from ``start`` to ``end`` (seconds), over its own loudest frames there (within
         ``ACTIVE_DB`` of its loudest 10 ms frame): where a voice heard on two mics at once
-        is its talker's own, whatever the mics' gains. Asked again for the same channels and
-        span, it answers the same."""
-        key = (tuple(sorted(channels)), start, end)
+        is its talker's own, whatever the mics' gains. Without ``floor``, the level itself over
+        the whole span, the same frames for every channel (an array's seats are masks of one
+        sound, on one scale, each with a floor of its own and peaks where its mask lets
+        another voice through). Asked again for the same channels and span, it answers the
+        same."""
+        key = (tuple(sorted(channels)), start, end, floor)
         if key not in self._over:
             if len(self._over) > 256:
                 self._over.pop(next(iter(self._over)))
@@ -213,10 +217,10 @@ class CrossTalk:
                     out[c] = -np.inf
                     continue
                 env = envs[:, c]
-                busy = env >= env.max() * 10 ** (-ACTIVE_DB / 20)
-                floor = self.leaks.floor(c)
+                busy = env >= env.max() * 10 ** (-ACTIVE_DB / 20) if floor else slice(None)
+                under = self.leaks.floor(c) if floor else 0.0
                 out[c] = float(10 * np.log10(np.mean(env[busy] ** 2))
-                               - (floor if np.isfinite(floor) else 0.0))
+                               - (under if np.isfinite(under) else 0.0))
             self._over[key] = out
         return self._over[key]
 

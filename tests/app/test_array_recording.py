@@ -63,3 +63,35 @@ def test_two_seats_the_array_cannot_tell_apart_are_named(tmp_path):
     assert r.returncode == 2
     assert "ann and bob sit in directions the array cannot tell apart" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_the_dealers_card_heard_on_two_seats_is_a_deal_and_no_call(tmp_path):
+    """The live array test's third round (tests/live/test_array_live.py), its pieces made as
+    that test makes them and put end to end: seats learnt from the names said again, then
+    the dealer's "nine of hearts", which those seats let through to ann's and bob's
+    channels nearly as loud (3 dB and less under the dealer's), and bob's "two of clubs".
+    The card is the dealer's deal, not also bob's miscall of it (a card is never dealt and
+    called at the same moment), and bob wins the round."""
+    import numpy as np
+    from live_game import VOICES
+
+    seats = {"dealer": 90.0, "ann": 210.0, "bob": 330.0}
+    pieces = [(11, "dealer", "dealer here"), (12, "ann", "ann here"), (13, "bob", "bob here"),
+              (14, "dealer", "nine of hearts"), (15, "bob", "two of clubs")]
+    parts = []
+    for seed, who, text in pieces:
+        audio, _ = table([(seats[who], 0.7, said(tmp_path, text, VOICES[who]), 0.3)], mics=4,
+                         snr=25.0, seed=seed, tail=0.6)
+        parts += [audio, np.zeros((int(0.8 * RATE), 4))]
+    wav = tmp_path / "array.wav"
+    write_wav(wav, np.concatenate(parts), RATE)
+    r = referee("play", "stroop", "--array", "--audio", str(wav), "--names", "dealer,ann,bob",
+                "--json", tmp_path=tmp_path)
+    assert r.returncode == 0, r.stderr
+    journal = [json.loads(x) for p in (tmp_path / "data").rglob("*.jsonl")
+               for x in p.read_text().splitlines()]
+    assert [o["card"] for o in journal if o["type"] == "deal"] == ["9H"], journal
+    assert [(o["player"], o["said"]) for o in journal if o["type"] == "call"] == \
+        [("bob", "two of clubs")], journal
+    rounds = [json.loads(x) for x in r.stdout.splitlines() if '"round"' in x]
+    assert [(o["top"], o["winner"]) for o in rounds] == [("9H", "bob")], rounds
