@@ -48,7 +48,7 @@ ENROL_WITHIN = 180.0
 """Seconds at the start of a recording in which the enrolment is looked for."""
 CONFIDENT = 0.9
 """Probability of the likeliest voice at or over which a call is given to it."""
-TWO_BAR = 0.7
+TWO_BAR = 0.6
 """Probability of two voices (:mod:`referee.hearing.overlaps`) at or over which a call is
 taken for two at once."""
 KEEP = 30.0
