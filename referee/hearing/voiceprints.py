@@ -3,10 +3,11 @@
 Each talker enrols by saying their name and a few card names. :meth:`VoiceBook.learn` fits
 a background model of every enrolled voice together (a Gaussian mixture over the voiced 10 ms
 frames' cepstra and pitch) and adapts its means to each talker (MAP adaptation, as in
-GMM-UBM speaker verification); five such models, their scores averaged. :meth:`VoiceBook.attribute` scores a stretch of audio against
-every talker: the most likely talker, with a confidence; and whether two enrolled voices are
-in it (two players calling at once on one mic), from short
-windows that are each clearly one talker's. Method and figures: docs/one-device.md.
+GMM-UBM speaker verification); five such models, their scores averaged.
+:meth:`VoiceBook.attribute` scores a stretch of audio against every talker: the most likely
+talker, with a confidence; and whether two enrolled voices are in it (two players calling at
+once on one mic), from short windows that are each clearly one talker's. Method and figures:
+docs/one-device.md.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from array_room import RATE, said, table
+from array_room import RATE, piece, said, table
 
 from referee.audio.wav import write_wav
 
@@ -80,9 +80,8 @@ def test_the_dealers_card_heard_on_two_seats_is_a_deal_and_no_call(tmp_path):
               (14, "dealer", "nine of hearts"), (15, "bob", "two of clubs")]
     parts = []
     for seed, who, text in pieces:
-        audio, _ = table([(seats[who], 0.7, said(tmp_path, text, VOICES[who]), 0.3)], mics=4,
-                         snr=25.0, seed=seed, tail=0.6)
-        parts += [audio, np.zeros((int(0.8 * RATE), 4))]
+        parts += [piece(tmp_path, [(seats[who], 0.7, text, VOICES[who], 0.0)], 4, seed),
+                  np.zeros((int(0.8 * RATE), 4))]
     wav = tmp_path / "array.wav"
     write_wav(wav, np.concatenate(parts), RATE)
     r = referee("play", "stroop", "--array", "--audio", str(wav), "--names", "dealer,ann,bob",

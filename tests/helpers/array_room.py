@@ -68,3 +68,13 @@ def table(lines: list[tuple[float, float, np.ndarray, float]], mics: int = 4,
     out = speech + noise * scale
     g = 0.5 / np.abs(out).max()
     return out * g, [im[:, 0] * g for im in images]
+
+
+def piece(tmp: Path, lines: list[tuple[float, float, str, str, float]], mics: int,
+          seed: int) -> np.ndarray:
+    """A piece of the table's talk as the live tests play it: ``lines`` = [(azimuth,
+    distance, text, voice, at seconds)], each said 0.3 s plus ``at`` into the piece; the
+    mics' recording (:func:`table`, 25 dB SNR, 0.6 s after the last word)."""
+    placed = [(az, d, said(tmp, text, voice), 0.3 + at) for az, d, text, voice, at in lines]
+    audio, _ = table(placed, mics=mics, snr=25.0, seed=seed, tail=0.6)
+    return audio

@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from array_room import RATE, said, table
+from array_room import RATE, piece, said
 from live_game import VOICES, Referee, journal_lines, stroop_round
 
 from referee.audio.wav import write_wav
@@ -45,13 +45,9 @@ class Room:
     def piece(self, lines: list[tuple[str, str, float]], where: dict | None = None) -> np.ndarray:
         """``lines`` = [(who, text, at seconds)], each from their seat in ``where`` (default
         :data:`SEATS`)."""
-        placed = []
-        for who, text, at in lines:
-            az, d = (where or SEATS)[who]
-            placed.append((az, d, said(self.tmp, text, VOICES[who]), 0.3 + at))
         self.n += 1
-        audio, _ = table(placed, mics=4, snr=25.0, seed=self.n, tail=0.6)
-        return audio
+        return piece(self.tmp, [(*(where or SEATS)[who], text, VOICES[who], at)
+                                for who, text, at in lines], 4, self.n)
 
     def play(self, lines, where=None) -> None:
         path = self.tmp / f"piece{self.n + 1}.wav"

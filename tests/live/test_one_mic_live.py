@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from array_room import RATE, said, table
+from array_room import RATE, piece, said, table
 from live_game import Referee, journal_lines, stroop_round
 
 from referee.audio.wav import write_wav
@@ -46,12 +46,9 @@ class Room:
 
     def play(self, lines: list[tuple[str, str, float]]) -> None:
         """``lines`` = [(who, text, at seconds)], each from their seat."""
-        placed = []
-        for who, text, at in lines:
-            az, voice = TALKERS[who]
-            placed.append((az, 0.7, said(self.tmp, text, voice), 0.3 + at))
         self.n += 1
-        audio, _ = table(placed, mics=1, snr=25.0, seed=self.n, tail=0.6)
+        audio = piece(self.tmp, [(TALKERS[who][0], 0.7, text, TALKERS[who][1], at)
+                                 for who, text, at in lines], 1, self.n)
         path = self.tmp / f"piece{self.n}.wav"
         write_wav(path, audio, RATE)
         self.pulse.play(path, SINK)
