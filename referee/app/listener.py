@@ -1,5 +1,6 @@
 """The listener: an audio source (microphones or a recording) and a recogniser in, an ordered
-stream of :class:`~referee.core.events.Utterance` and :class:`~referee.core.events.Heard` events out.
+stream of :class:`~referee.core.events.Utterance` and :class:`~referee.core.events.Heard` events
+out.
 
 One recogniser stream per channel (one loaded model serves them all). Blocks whose rate
 differs from the recogniser's are resampled on the way. Times stay on the source's shared
@@ -393,8 +394,9 @@ class Listener:
         for v in self._recent:
             if v.channel in others and v.said == u.said and v.kind == u.kind \
                     and _overlap(u, v) > 0.3:
-                level = self._ct.over_floor((u.channel, v.channel), max(u.start, v.start),
-                                            min(u.end, v.end), floor=not self.twins)
+                measure = self._ct.levels if self.twins else self._ct.over_floor
+                level = measure((u.channel, v.channel), max(u.start, v.start),
+                                min(u.end, v.end))
                 if level[v.channel] >= level[u.channel]:
                     return True
         return False

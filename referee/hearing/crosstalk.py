@@ -3,15 +3,15 @@ neighbours' microphones, 10 to 20 dB down. Each utterance is given to the
 channel where it is loudest, and its copies on the other channels dropped.
 
 A heard utterance on channel *c* is a copy from channel *k* when, over the
-utterance's time span, *k* is clearly louder (``margin_db``) and *c*'s signal is a scaled, delayed copy of *k*'s
-(normalised cross-correlation within 5 ms at least ``min_correlation``), or *k*
-is louder by ``copy_db`` whatever the shape. With the leaks taken out (``cancel``), it is
-also a copy when *c*'s raw signal is a later copy of *k*'s (``LEAD_CORRELATION``, *k* ahead
-by the leak's delay), whatever their levels; and an utterance is never moved to a mic with
-no voice of its own there (``TALKER_DB``). A copy is moved to the loudest
-channel (so a call that only the neighbour's recogniser caught still counts
-for the right player), and dropped if that channel already has the same
-phrase overlapping it. The same :class:`CrossTalk` serves whole files
+utterance's time span, *k* is clearly louder (``margin_db``) and *c*'s signal is a scaled,
+delayed copy of *k*'s (normalised cross-correlation within 5 ms at least
+``min_correlation``), or *k* is louder by ``copy_db`` whatever the shape. With the leaks
+taken out (``cancel``), it is also a copy when *c*'s raw signal is a later copy of *k*'s
+(``LEAD_CORRELATION``, *k* ahead by the leak's delay), whatever their levels; and an
+utterance is never moved to a mic with no voice of its own there (``TALKER_DB``). A copy is
+moved to the loudest channel (so a call that only the neighbour's recogniser caught still
+counts for the right player), and dropped if that channel already has the same phrase
+overlapping it. The same :class:`CrossTalk` serves whole files
 (:func:`attribute`) and live audio (``add_audio`` blocks, then ``filter``
 utterances as they come).
 
@@ -113,7 +113,8 @@ class CrossTalk:
         self._voice: dict[int, list] = {}
         # the loudest 40 ms (dB) of each (channel, start, end) a recogniser reported
         self._peak: dict[tuple[int, float, float], float] = {}
-        # over_floor() per (channels, start, end), kept: both mics of a pair get one answer
+        # over_floor() and levels() per (channels, start, end, which), kept: both mics of a
+        # pair get one answer
         self._over: dict[tuple, dict[int, float]] = {}
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> np.ndarray | None:
@@ -193,16 +194,25 @@ class CrossTalk:
                 best, best_db = k, energy[k]
         return best
 
-    def over_floor(self, channels: Sequence[int], start: float, end: float,
-                   floor: bool = True) -> dict[int, float]:
+    def over_floor(self, channels: Sequence[int], start: float, end: float
+                   ) -> dict[int, float]:
         """dB by which each of ``channels``, the leaks taken out, stands over its noise
         floor from ``start`` to ``end`` (seconds), over its own loudest frames there (within
         ``ACTIVE_DB`` of its loudest 10 ms frame): where a voice heard on two mics at once
-        is its talker's own, whatever the mics' gains. Without ``floor``, the level itself over
-        the whole span, the same frames for every channel (an array's seats are masks of one
-        sound, on one scale, each with a floor of its own and peaks where its mask lets
-        another voice through). Asked again for the same channels and span, it answers the
-        same."""
+        is its talker's own, whatever the mics' gains. Asked again for the same channels and
+        span, it answers the same."""
+        return self._measured(channels, start, end, True)
+
+    def levels(self, channels: Sequence[int], start: float, end: float) -> dict[int, float]:
+        """dB level of each of ``channels``, the leaks taken out, from ``start`` to ``end``
+        (seconds), over the whole span, the same frames for every channel: an array's seats
+        are masks of one sound, on one scale, each with a floor of its own and peaks where
+        its mask lets another voice through, so their floors and loudest frames mislead."""
+        return self._measured(channels, start, end, False)
+
+    def _measured(self, channels: Sequence[int], start: float, end: float,
+                  floor: bool) -> dict[int, float]:
+        """:meth:`over_floor` (``floor``) or :meth:`levels`, kept per question."""
         key = (tuple(sorted(channels)), start, end, floor)
         if key not in self._over:
             if len(self._over) > 256:
@@ -280,8 +290,8 @@ class CrossTalk:
     def own_voice(self, channel: int, since: float,
                   calls: Sequence[tuple[int, float, float]] = ()) -> tuple[float | None, float]:
         """Where ``channel``'s own voice is first heard at or after ``since`` (seconds):
-        the first of ``VOICE_STEPS`` 10 ms steps in a row of its audio, the leaks taken out, with a pitch
-        (:func:`referee.hearing.checks.pitch_strength`; clatter, hiss and slaps have none),
+        the first of ``VOICE_STEPS`` 10 ms steps in a row of its audio, the leaks taken out, with a
+        pitch (:func:`referee.hearing.checks.pitch_strength`; clatter, hiss and slaps have none),
         but not where another mic is ``CLEAN_COPY_DB`` louder during one of ``calls``
         ((channel, start, end) of what that mic's recogniser reported: what is left of its
         leak, whose copies are dropped), nor within ``OWN_TAIL`` after one of ``channel``'s
