@@ -124,6 +124,31 @@ def test_a_miscall_then_a_call_in_one_segment_are_both_heard(tmp_path, fresh):
     assert heard[1].start > second - 0.1 and heard[0].end < second - 0.2
 
 
+def test_a_segment_read_as_no_phrase_is_heard_again_in_its_pieces(tmp_path):
+    """"I have to go", 0.3 s of pause and "four of diamonds", which pink noise at 15 dB
+    holds in one segment: the classifier is not sure of the whole and PocketSphinx reads it
+    as no phrase, so the pieces either side of the pause are heard on their own: the call is
+    heard (it was not). Table talk parted so stays no call."""
+    from referee.hearing.engine.pocketsphinx import PocketSphinx
+    from speech import mix_snr, pink
+
+    s = corpus(tmp_path, {"talk": "flite:kal|I have to go", "call": "flite:kal|four of diamonds",
+                          "more": "flite:kal|see you later"})
+
+    def heard(first, second, pieces=True):
+        gap = np.zeros(int(0.3 * 16000))
+        x = np.concatenate([np.zeros(8000), s[first], gap, s[second], np.zeros(12800)])
+        x = mix_snr(x, pink(len(x), 3), 15)
+        stream = PocketSphinx().stream()
+        if not pieces:
+            stream._pieces = lambda seg: []
+        return [(u.kind, u.said) for u in feed(stream, x, block=800) if u.kind != "unknown"]
+
+    assert heard("talk", "call") == [("call", "four of diamonds")]
+    assert heard("talk", "call", pieces=False) == []
+    assert heard("talk", "more") == []
+
+
 def test_a_partial_call_in_the_rest_of_a_segment_decided_while_open(tmp_path, fresh):
     """The dealer's card leaks in 12 dB down and is decided at a pause while card clatter
     keeps the segment open; the player's bare "queen" comes 0.3 s after it, in the rest of

@@ -104,6 +104,9 @@ class SegmentStream(CheckedReadings):
     HEAD_GAP = 0.25
     """Seconds of pause in the voice that part a call from words said before it in the
     same segment (a call's own unvoiced consonants last less: "six | of")."""
+    PIECES = 3
+    """Pieces, at most, that a segment read as no phrase is heard again in (see
+    :meth:`_pieces`)."""
     HEAD_CALL = 0.3
     """Seconds of voice a call after such a pause has, at least."""
 
@@ -357,18 +360,39 @@ class SegmentStream(CheckedReadings):
         if first == self._rest_of or len(x) < int(0.1 * self.engine.rate):
             return []
         speech = first + min(len(x) - 1, int(lead * self.engine.rate))
-        heard = self._decode(Segment(x, first, speech))
+        heard = self._decode(Segment(x, first, speech), whole=False)
         return [u for u in heard if u.kind != "unknown"]
 
-    def _decode(self, seg, pause: bool = False, accept: float | None = None
-                ) -> list[Utterance]:
+    def _pieces(self, seg: Segment) -> list[Utterance]:
+        """A segment that read as no phrase, heard again piece by piece, cut where its voice
+        pauses for ``HEAD_GAP`` or more ("hearts ... four of diamonds": a partial call and
+        then a call, which the decoder cannot read as one), each piece decided as a segment
+        of its own; what the pieces give counts only if one of them is a call or shout, and
+        then only calls, shouts and partial calls. Nothing if there are no such pieces."""
+        rate = self.engine.rate
+        groups = checks.voiced_groups(seg.samples, rate, self.HEAD_GAP)
+        if not 2 <= len(groups) <= self.PIECES:
+            return []
+        cuts = [0, *(int((g[1] + h[0]) / 2 * rate) for g, h in zip(groups, groups[1:])),
+                len(seg.samples)]
+        heard: list[Utterance] = []
+        for (voiced, _), a, b in zip(groups, cuts, cuts[1:]):
+            speech = seg.speech_first if a == 0 else seg.first + max(a, int(voiced * rate) - 1)
+            piece = Segment(seg.samples[a:b], seg.first + a, min(speech, seg.first + b - 1))
+            heard += [u for u in self._decode(piece, whole=False) if u.kind in VOICED_KINDS]
+        return heard if any(u.kind in CALLS_AND_SHOUTS for u in heard) else []
+
+    def _decode(self, seg, pause: bool = False, accept: float | None = None,
+                whole: bool = True) -> list[Utterance]:
         """One segment: the classifier's phrase when it is sure of one (and
         the sound is voiced); otherwise PocketSphinx's reading, whose calls and
         shouts must pass the checks and not be ones the classifier all but
         rules out. ``pause``: the segment so far, at a pause in it (see
         :meth:`_at_pause`): only calls and shouts, and PocketSphinx's only when
         the classifier gives them ``engine.backing.pause_support`` or more.
-        ``accept``: the classifier's bar (default ``engine.backing.accept``)."""
+        ``accept``: the classifier's bar (default ``engine.backing.accept``). ``whole``:
+        ``seg`` is a whole segment, which when it reads as no phrase is heard again in
+        pieces (:meth:`_pieces`)."""
         eng, rate = self.engine, self.engine.rate
         accept = eng.backing.accept if accept is None else accept
         t0 = self.start + seg.first / rate
@@ -436,8 +460,10 @@ class SegmentStream(CheckedReadings):
                     seg.samples, a, b, probs.get(m.said, 0.0) if probs else 0.0)) \
                 or (m.kind == "partial" and not eng.partial_holds(probs, b - a)) \
                 or not eng.suit_holds(m.said, m.kind, seg.samples, b):
-            return [] if pause else [Utterance("unknown", said, start, end, 0.0, self.channel,
-                                               self.player, self.source)]
+            if pause:
+                return []
+            return (whole and self._pieces(seg)) or [Utterance(
+                "unknown", said, start, end, 0.0, self.channel, self.player, self.source)]
         if pause and (m.kind not in CALLS_AND_SHOUTS
                       or (bar is not None and probs.get(m.said, 0.0) < bar)):
             return []
