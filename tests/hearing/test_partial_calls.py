@@ -147,6 +147,14 @@ def test_a_segment_read_as_no_phrase_is_heard_again_in_its_pieces(tmp_path):
     assert heard("talk", "call") == [("call", "four of diamonds")]
     assert heard("talk", "call", pieces=False) == []
     assert heard("talk", "more") == []
+    # Soccer's plays (and Swoop's) may have a pause inside: such a segment is asked
+    # again, never taken for one of its pieces.
+    from referee.hearing.grammar import Grammar
+    soccer = PocketSphinx(grammar=Grammar.load().subset({"call", "command", "play"}))
+    gap = np.zeros(int(0.3 * 16000))
+    x = np.concatenate([np.zeros(8000), s["talk"], gap, s["call"], np.zeros(12800)])
+    x = mix_snr(x, pink(len(x), 3), 15)
+    assert [u.kind for u in feed(soccer.stream(), x, block=800)] == ["unknown"]
 
 
 def test_a_partial_call_in_the_rest_of_a_segment_decided_while_open(tmp_path, fresh):

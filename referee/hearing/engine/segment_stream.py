@@ -368,8 +368,14 @@ class SegmentStream(CheckedReadings):
         pauses for ``HEAD_GAP`` or more ("hearts ... four of diamonds": a partial call and
         then a call, which the decoder cannot read as one), each piece decided as a segment
         of its own; what the pieces give counts only if one of them is a call or shout, and
-        then only calls, shouts and partial calls. Nothing if there are no such pieces."""
-        rate = self.engine.rate
+        then only calls, shouts and partial calls. Nothing if there are no such pieces, or
+        where partial calls are not listened for: a play of Swoop's or soccer's said with a
+        pause in it ("two ... sevens", "nine of hearts ... and two of hearts") must be asked
+        again, not taken for its first piece."""
+        eng, rate = self.engine, self.engine.rate
+        if getattr(eng, "plays", False) or "partial" not in eng.grammar.kinds \
+                or not eng.listened("partial"):
+            return []
         groups = checks.voiced_groups(seg.samples, rate, self.HEAD_GAP)
         if not 2 <= len(groups) <= self.PIECES:
             return []
