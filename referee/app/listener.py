@@ -30,14 +30,16 @@ after the end so found (``TIMING_TAIL`` after the recogniser's at the latest); t
 move its start up to ``CallTimer.max_earlier`` earlier than the recogniser's.
 
 Watermarks: ``Heard(stream, upto)`` promises that no later utterance of ``stream`` (the
-player's name, or ``ch<index>``) will have a start or end before ``upto``. With cross-talk
-filtering any channel's recogniser can produce an utterance for any player, so every
-stream's watermark is the smallest of all recognisers' watermarks and of the starts of
-utterances still being decided (with timing, less how far a call's sound may begin before
-the voice detector opens, and less how far timing may move a start earlier); a recogniser
-holding a segment open with no voice of its mic's own in it (clatter, noise, what is left of
-a reported call's leak) holds it only to ``UNVOICED_LEAD`` before where that voice could
-begin. An utterance is never passed on starting before a watermark already sent.
+player's name, or ``ch<index>``) will end before ``upto``: the games order what they hear by
+its end (a deal, ordered by its start, is timed no earlier than the dealer's mark by the
+table). With cross-talk filtering any channel's recogniser can produce an utterance for any
+player, so every stream's watermark is the smallest of all recognisers' watermarks and of the
+starts of utterances still being decided (less how far timing may move a start earlier); a
+recogniser holding a segment open with no voice of its mic's own in it (clatter, noise, what
+is left of a reported call's leak) holds it only to ``UNVOICED_LEAD`` before where that voice
+could begin. An utterance is never passed on ending before a watermark already sent; its
+start may lie before one (the unvoiced "s" of "six" begins before the voice detector opens:
+docs/timing.md, "Marks on ends").
 
 Use it synchronously (``for event in listener.events(): ...``, as fast as the source gives
 blocks: faster than real time on a recording), or in a thread feeding a queue
@@ -89,11 +91,6 @@ class Listener:
     DEALER_WAIT = 1.0
     """Seconds past the end of words heard on the dealer's mic that the listener waits at
     most for the players' recognisers, which may be hearing the same words as a call."""
-    TIMING_LEAD = 0.05
-    """Seconds the recognisers' watermarks are held back when calls are timed: the voice
-    detector opens a segment at the voice, and the unvoiced "s" of "six" or "seven" may
-    begin before it. (A mark past a start that timing finds earlier moves that start up
-    to the mark: a promise made is kept.)"""
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
                  hold: float = 0.25, cancel: bool = True, twins: bool = False,
@@ -113,7 +110,6 @@ class Listener:
             if self.crosstalk and (cancel or twins) else None
         self.hold = hold
         self.earlier = 0.0  # seconds timing may move a start before the recogniser's
-        self.lead = 0.0  # seconds a call's sound may begin before its voice is detected
         self.rate = int(recogniser.rate)
         self._streams: dict[int, Any] = {}
         self._resamplers: dict[int, StreamResampler | None] = {}
@@ -122,7 +118,6 @@ class Listener:
                              **crosstalk_options) if self.crosstalk else None
         if self._ct is not None and self._ct.timer is not None:
             self.earlier = self._ct.timer.max_earlier
-            self.lead = self.TIMING_LEAD
         # audio waiting to go to the cross-talk filter: per channel, pieces at self.rate
         self._mix: list[list[np.ndarray]] = [[] for _ in range(width)]
         self._mix_start: list[int | None] = [None] * width  # index of the first sample in _mix
@@ -328,15 +323,16 @@ class Listener:
         return heard_to >= end + self.TIMING_CONFIRM
 
     def _not_before_sent(self, u: Utterance) -> Utterance:
-        """``u``, its start moved no earlier than any watermark already sent (a promise)."""
+        """``u``, its end moved no earlier than any watermark already sent (a promise); its
+        start stays where it was timed, though a mark lies after it."""
         sent = max(self._sent.values(), default=-math.inf)
-        if u.start >= sent:
+        if u.end >= sent:
             return u
-        return replace(u, start=sent, end=max(u.end, sent))
+        return replace(u, start=min(u.start, sent), end=sent)
 
     def _held_from(self, ch: int) -> float:
         """Seconds: where channel ``ch``'s recogniser may still report something from: its
-        watermark (less the lead), or, when that is older than ``UNVOICED_LEAD`` before
+        watermark, or, when that is older than ``UNVOICED_LEAD`` before
         the first voice of its own in the audio after it, that far before that voice (a
         segment held open by clatter, noise or a known call's leak has none: every call
         is voiced, and its sound begins at most that far before its voice). See
@@ -344,10 +340,10 @@ class Listener:
         mark = self._streams[ch].watermark
         heard = (self._ct_end or 0) / self.rate
         if mark >= heard - UNVOICED_LEAD:
-            return mark - self.lead
+            return mark
         first, upto = self._ct.own_voice(ch, mark, [(u.channel, u.start, u.end)
                                                     for u in self._recent])
-        return max(mark - self.lead, (upto if first is None else first) - UNVOICED_LEAD)
+        return max(mark, (upto if first is None else first) - UNVOICED_LEAD)
 
     def _attribute(self, u: Utterance, final: bool) -> list[Utterance] | None:
         """What to pass on for ``u`` (itself, re-attributed, or nothing); None: wait."""

@@ -92,7 +92,7 @@ for a voice whose tail is short, or whose reverberation held the whole band up
 (docs/timing.md, "The fricative band's own end")."""
 
 
-NET_LOOKAHEAD = 0.1
+NET_LOOKAHEAD = 0.05
 """Seconds of audio the edge network must hear past a call's end before its end is taken
 (the end of the audio heard so far looks like the end of a call to it; docs/timing.md)."""
 

@@ -42,8 +42,9 @@ def test_resume_waits_the_settle_time_before_the_next_deal(tmp_path, settle, fir
     assert r.returncode == 0, r.stderr
     assert "Resuming. Ann has one, Bob has zero." in r.stdout + r.stderr
     deals = [o["at"] for o in read_journal(path).objects if o["type"] == "deal"]
-    # the clock goes on a second after the last event (1.5 s); the mics report every few ms
-    assert deals[0] == 0.0 and first_deal <= deals[1] < first_deal + 0.1, deals
+    # the clock goes on a second after the last event (1.5 s); PocketSphinx's marks come
+    # 0.09-0.12 s apart, and the deck deals at the first mark past the settle time
+    assert deals[0] == 0.0 and first_deal <= deals[1] <= first_deal + 0.13, deals
 
 
 def test_a_negative_settle_time_is_refused(tmp_path):
