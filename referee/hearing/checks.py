@@ -56,6 +56,21 @@ VOICED_NEAR = 5
 consonants round a vowel are not voiced themselves)."""
 
 
+def speech_span(x: np.ndarray, rate: int, start: float, end: float) -> float:
+    """Seconds of speech in [start, end] (seconds in ``x``, a loud part as :func:`trim`
+    gives it): from ``VOICED_NEAR`` steps before its first voiced step (of 3 or more in a
+    row: a click may ring for one) to as far after its last. Clatter at a segment's cut
+    stays loud, not voiced, and is left out; with no voiced step, the whole span."""
+    v = without_short_runs(voiced(x, rate), 3)
+    i, j = max(0, int(start * 100)), min(len(v), int(round(end * 100)))
+    on = np.flatnonzero(v[i:j])
+    if not len(on):
+        return end - start
+    a = max(start, (i + on[0] - VOICED_NEAR) / 100.0)
+    b = min(end, (i + on[-1] + 1 + VOICED_NEAR) / 100.0)
+    return b - a
+
+
 def speech_outside(x: np.ndarray, rate: int, start: float, end: float,
                    voiced_only: bool = True) -> float:
     """Seconds of loud sound in ``x`` outside [start, end] (plus 100 ms either

@@ -108,6 +108,20 @@ def test_clatter_outside_the_phrase_is_not_speech_but_a_voice_is():
     assert checks.speech_outside(y, RATE, a, b) >= 0.3
 
 
+def test_the_speech_span_leaves_out_clatter_that_keeps_the_loud_part_going():
+    # a voice, then clatter as loud up to where a segment is cut: the loud part runs to the
+    # cut, the speech (voiced steps and 50 ms either side) is the voice
+    clatter = mixing.clatter(RATE // 2, mixing.rng_for(4, "clatter")) * 20000
+    gap = np.zeros(RATE // 2)
+    x = np.concatenate([gap, vowel(150.0, 0.4), clatter])
+    a, b = checks.trim(x, RATE, 0.3, len(x) / RATE)
+    assert b - a >= 0.8
+    assert checks.speech_span(x, RATE, a, b) == pytest.approx(0.45, abs=0.06)
+    # with nothing voiced (hiss), the whole span
+    hiss = mixing.white(RATE // 2, np.random.default_rng(1)) * 6000
+    assert checks.speech_span(hiss, RATE, 0.1, 0.4) == pytest.approx(0.3)
+
+
 def test_subtraction_takes_out_steady_noise_and_keeps_the_tone():
     rng = np.random.default_rng(7)
     noise = mixing.pink(3 * RATE, rng) * 2000

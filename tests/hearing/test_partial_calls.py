@@ -157,6 +157,49 @@ def test_a_segment_read_as_no_phrase_is_heard_again_in_its_pieces(tmp_path):
     assert [u.kind for u in feed(soccer.stream(), x, block=800)] == ["unknown"]
 
 
+#: (voice, what is said before "five of hearts", SNR in clatter): partial calls, then talk
+CUT_IN_CLATTER = [("espeak:en-gb+m3", "queen", 12), ("espeak:en-gb+m3", "hearts", 9),
+                  ("espeak:en-gb+m3", "king of", 12), ("espeak:en-gb+m3", "jack of", 12)]
+TALK_IN_CLATTER = [("flite:awb", "I have four kids", 12), ("flite:awb", "oh no", 12),
+                   ("festival:kal_diphone", "my turn", 12), ("festival:kal_diphone", "oh no", 12)]
+
+
+@pytest.fixture(scope="module")
+def in_clatter(tmp_path_factory):
+    said = {(v, t) for v, t, _ in CUT_IN_CLATTER + TALK_IN_CLATTER}
+    said |= {(v, "five of hearts") for v, _ in list(said)}
+    return corpus(tmp_path_factory.mktemp("clatter"), {f"{v}|{t}": f"{v}|{t}" for v, t in said})
+
+
+def _before_a_call_in_clatter(s, voice, text, snr):
+    from referee.hearing.engine.pocketsphinx import PocketSphinx
+    from referee.lab import mixing
+    from speech import mix_snr
+
+    x = np.concatenate([np.zeros(8000), s[f"{voice}|{text}"], np.zeros(int(0.35 * 16000)),
+                        s[f"{voice}|five of hearts"], np.zeros(16000)])
+    x = mix_snr(x, mixing.clatter(len(x), mixing.rng_for(snr, "clatter")), snr)
+    return [(u.kind, u.said) for u in feed(PocketSphinx().stream(), x, block=800)
+            if u.kind != "unknown"]
+
+
+@pytest.mark.parametrize("voice, text, snr", CUT_IN_CLATTER)
+def test_a_partial_call_cut_from_its_call_in_clatter_is_heard(in_clatter, voice, text, snr):
+    """A partial call, 0.35 s of pause and the player's call, in card clatter that holds them
+    in one segment: the piece cut mid-pause has clatter to its end, which the decoder's
+    words stretch over; it counts by its speech when the partial-call check is sure (it was
+    lost as too long)."""
+    assert _before_a_call_in_clatter(in_clatter, voice, text, snr) == [
+        ("partial", text), ("call", "five of hearts")]
+
+
+@pytest.mark.parametrize("voice, text, snr", TALK_IN_CLATTER)
+def test_talk_cut_from_a_call_in_clatter_stays_talk(in_clatter, voice, text, snr):
+    # these became partial calls when any partial call counted by its speech
+    assert _before_a_call_in_clatter(in_clatter, voice, text, snr) == [
+        ("call", "five of hearts")]
+
+
 def test_a_partial_call_in_the_rest_of_a_segment_decided_while_open(tmp_path, fresh):
     """The dealer's card leaks in 12 dB down and is decided at a pause while card clatter
     keeps the segment open; the player's bare "queen" comes 0.3 s after it, in the rest of

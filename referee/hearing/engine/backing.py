@@ -62,7 +62,11 @@ class Backing:
     partial_doubt: float = 0.2
     """A partial call stands only if the classifier gives no full call this much."""
     partial_span: float = 0.7
-    """Seconds a partial call's sound may last, at most."""
+    """Seconds a partial call's loud part may last, at most; or its speech
+    (:func:`checks.speech_span`: noise at a cut keeps the loud part going) where the
+    partial-call check gives it ``partial_sure`` or more."""
+    partial_sure: float = 0.98
+    """See ``partial_span`` (docs/partial-calls.md, session 48)."""
     partial_outside: float = 0.03
     """Seconds of voiced sound a partial call may leave outside it."""
     partial_take: float | None = 0.5
@@ -216,7 +220,7 @@ class Backed:
 
     def partial_holds(self, probs: dict[str, float] | None, span: float) -> bool:
         """Whether a partial call the decoder found may
-        stand: its sound lasts ``partial_span`` seconds at most (and no more
+        stand: it lasts ``partial_span`` seconds at most (and no more
         than ``partial_outside`` seconds of voiced sound lie outside it, which
         the caller checks), and the
         classifier (``probs``) gives no full call or shout ``partial_doubt``

@@ -75,7 +75,10 @@ class CheckedReadings:
             if bk.partial_take is None or q < bk.partial_take:
                 return None
             said = m.said
-        if not eng.partial_holds(probs, b - a) or not self._voiced(seg.samples, a, b, 0.0):
+        span = b - a
+        if span > bk.partial_span and q >= bk.partial_sure:
+            span = checks.speech_span(seg.samples, rate, a, b)
+        if not eng.partial_holds(probs, span) or not self._voiced(seg.samples, a, b, 0.0):
             return None
         return [Utterance("partial", said, float(t0 + a), float(t0 + b), round(q, 3),
                           self.channel, self.player, self.source)]
@@ -100,10 +103,11 @@ class CheckedReadings:
 
     def _partial_heard(self, seg) -> tuple[str, float, float, float] | None:
         """The partial-call check's likeliest partial call in ``seg`` and how likely one is,
-        with its loud part (seconds into ``seg``); None when that lasts longer than a partial
-        call may (``partial_span``): no need to ask the check."""
+        with its loud part (seconds into ``seg``); None when its speech lasts longer than a
+        partial call may (``partial_span``): no need to ask the check."""
         a, b = self._loud_part(seg)
-        if b - a > self.engine.backing.partial_span:
+        most = self.engine.backing.partial_span
+        if b - a > most and checks.speech_span(seg.samples, self.engine.rate, a, b) > most:
             return None
         said, q = self.engine.partials.heard(seg.samples)
         return said, q, a, b
