@@ -36,8 +36,8 @@ table). With cross-talk filtering any channel's recogniser can produce an uttera
 player, so every stream's watermark is the smallest of all recognisers' watermarks and of the
 starts of utterances still being decided (less how far timing may move a start earlier); a
 recogniser holding a segment open with no voice of its mic's own in it (clatter, noise, what
-is left of a reported call's leak) holds it only to ``UNVOICED_LEAD`` before where that voice
-could begin. An utterance is never passed on ending before a watermark already sent; its
+is left of a reported call's leak, talk in the room at the level the mic always hears) holds
+it only to ``UNVOICED_LEAD`` before where that voice could begin. An utterance is never passed on ending before a watermark already sent; its
 start may lie before one (the unvoiced "s" of "six" begins before the voice detector opens:
 docs/timing.md, "Marks on ends").
 
@@ -91,6 +91,14 @@ class Listener:
     DEALER_WAIT = 1.0
     """Seconds past the end of words heard on the dealer's mic that the listener waits at
     most for the players' recognisers, which may be hearing the same words as a call."""
+    DEALER_OVER_DB = 9.0
+    """dB over its mic's median level by which the dealer's voice must stand to hold the
+    marks (``CrossTalk.own_voice``; a player's: ``OWN_OVER_DB``). A deal is ordered by its
+    start, so the dealer's mic must hold before the first loud step of a card said in noise
+    (docs/timing.md, "Talk in the room no longer holds verdicts")."""
+    DEALER_LEAD = 0.2
+    """Seconds held on the dealer's mic, beyond ``UNVOICED_LEAD``, before its first step so
+    loud: how far into a card said at 8-10 dB that step may come."""
 
     def __init__(self, source: AudioSource, recogniser: Any, crosstalk: bool = True,
                  hold: float = 0.25, cancel: bool = True, twins: bool = False,
@@ -334,16 +342,21 @@ class Listener:
         """Seconds: where channel ``ch``'s recogniser may still report something from: its
         watermark, or, when that is older than ``UNVOICED_LEAD`` before
         the first voice of its own in the audio after it, that far before that voice (a
-        segment held open by clatter, noise or a known call's leak has none: every call
-        is voiced, and its sound begins at most that far before its voice). See
-        docs/timing.md, "Verdict latency"."""
+        segment held open by clatter, noise, a known call's leak or talk in the room at the
+        mic's usual level has none: every call is voiced, its loud vowels stand over that
+        level, and its sound begins at most that far before its voice; the dealer's mic
+        ``DEALER_LEAD`` further). See docs/timing.md, "Verdict latency" and "Talk in the
+        room no longer holds verdicts"."""
         mark = self._streams[ch].watermark
         heard = (self._ct_end or 0) / self.rate
-        if mark >= heard - UNVOICED_LEAD:
+        dealer = ch == self._dealer
+        lead = UNVOICED_LEAD + (self.DEALER_LEAD if dealer else 0.0)
+        if mark >= heard - lead:
             return mark
-        first, upto = self._ct.own_voice(ch, mark, [(u.channel, u.start, u.end)
-                                                    for u in self._recent])
-        return max(mark, (upto if first is None else first) - UNVOICED_LEAD)
+        first, upto = self._ct.own_voice(
+            ch, mark, [(u.channel, u.start, u.end) for u in self._recent],
+            **({"over_db": self.DEALER_OVER_DB} if dealer else {}))
+        return max(mark, (upto if first is None else first) - lead)
 
     def _attribute(self, u: Utterance, final: bool) -> list[Utterance] | None:
         """What to pass on for ``u`` (itself, re-attributed, or nothing); None: wait."""

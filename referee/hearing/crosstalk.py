@@ -73,6 +73,13 @@ step far under that call (``OWN_TAIL_DB``) is the call fading, not a new voice: 
 recogniser's end can come 0.1 s before the sound's (docs/timing.md, "A call's own tail")."""
 OWN_TAIL_DB = 30.0
 """dB under the call's loudest 40 ms that makes a step after it its fading tail."""
+OWN_OVER_DB = 12.0
+"""dB over the median level of its mic's last ``OWN_OVER_SPAN`` seconds by which a pitched step
+must stand to be a voice of the mic's own in :meth:`CrossTalk.own_voice`: talk in the room is
+voiced too, but at the level the mic always hears, and a call's loud vowels stand over it
+(docs/timing.md, "Talk in the room no longer holds verdicts")."""
+OWN_OVER_SPAN = 10.0
+"""Seconds of a mic's audio before a step whose median level ``OWN_OVER_DB`` is over."""
 VOICE_STEPS = 2
 """Such steps in a row that make a voice: a call has at least 3 on the recogniser's own
 10 ms grid (``SURE_VOICED_RUN``), which lies up to a step off this one; white noise has one
@@ -288,10 +295,12 @@ class CrossTalk:
         return replace(u, start=start, end=end)
 
     def own_voice(self, channel: int, since: float,
-                  calls: Sequence[tuple[int, float, float]] = ()) -> tuple[float | None, float]:
+                  calls: Sequence[tuple[int, float, float]] = (),
+                  over_db: float | None = OWN_OVER_DB) -> tuple[float | None, float]:
         """Where ``channel``'s own voice is first heard at or after ``since`` (seconds):
         the first of ``VOICE_STEPS`` 10 ms steps in a row of its audio, the leaks taken out, with a
-        pitch (:func:`referee.hearing.checks.pitch_strength`; clatter, hiss and slaps have none),
+        pitch (:func:`referee.hearing.checks.pitch_strength`; clatter, hiss and slaps have none)
+        and ``over_db`` over the mic's median level (``OWN_OVER_SPAN``; None: any level),
         but not where another mic is ``CLEAN_COPY_DB`` louder during one of ``calls``
         ((channel, start, end) of what that mic's recogniser reported: what is left of its
         leak, whose copies are dropped), nor within ``OWN_TAIL`` after one of ``channel``'s
@@ -300,17 +309,26 @@ class CrossTalk:
         size, hop = int(0.04 * self.rate), int(0.01 * self.rate)
         level = self.audio if self.clean is None else self.clean
         got = self._voice.get(channel)
-        if got is None or got[0] != since:
-            # [since, next sample to look at, (second, level in each mic) of pitched steps]
-            got = self._voice[channel] = [since, int(round(since * self.rate)), []]
+        if got is None or got[0] != (since, over_db):
+            # [(since, over_db), next sample to look at, (second, level in each mic) of the
+            # pitched steps loud enough]
+            got = self._voice[channel] = [(since, over_db), int(round(since * self.rate)), []]
         got[1] = max(got[1], self.first)
         if got[1] + size <= self.first + len(level):
             x = level[got[1] - self.first:, channel]
             peak, _ = checks.pitch_strength(x, self.rate)
-            for i in np.flatnonzero(peak > VOICE_PITCH):
+            steps = np.flatnonzero(peak > VOICE_PITCH)
+            if len(steps):
+                # the mic's median level over the span before these steps' end
+                b = got[1] - self.first + len(peak) * hop + size
+                ref = _median_db(level[max(0, b - int(OWN_OVER_SPAN * self.rate)):b, channel],
+                                 size, hop)
+            for i in steps:
                 a = got[1] - self.first + i * hop
                 e = np.mean(level[a:a + size].astype(np.float64) ** 2, axis=0) + 1e-12
-                got[2].append(((self.first + a) / self.rate, 10 * np.log10(e)))
+                db = 10 * np.log10(e)
+                if over_db is None or db[channel] >= ref + over_db:
+                    got[2].append(((self.first + a) / self.rate, db))
             got[1] += len(peak) * hop
         run: list[float] = []
         # steps are at ``since`` or later: only calls whose tail reaches there can excuse one
@@ -354,6 +372,15 @@ class CrossTalk:
             self._refined = (key, self.timer.refine(self.audio, self.first, channel, start, end,
                                                     said))
         return self._refined[1]
+
+
+def _median_db(x: np.ndarray, size: int, hop: int) -> float:
+    """The median power (dB) of ``x``'s ``size``-sample windows ``hop`` apart."""
+    if len(x) < size:
+        return -math.inf
+    c = np.concatenate([[0.0], np.cumsum(x.astype(np.float64) ** 2)])
+    a = np.arange(0, len(x) - size + 1, hop)
+    return float(np.median(10 * np.log10((c[a + size] - c[a]) / size + 1e-12)))
 
 
 def _frame_rms(x: np.ndarray, frame: int) -> np.ndarray:

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from pulse import tone
+from speech import room_talk
 
 from referee.audio.wav import write_wav
 from referee.audio.recording import RecordingSource
@@ -265,17 +266,20 @@ def test_a_device_that_starts_after_another_has_delivered_a_block():
     check_order(events, ["ann", "bob"])
 
 
-def _marks_past(tmp_path, calls_, noise, upto):
+def _marks_past(tmp_path, calls_, noise, upto, seconds=5.0):
     """Run the listener over ann, bob and cat's mics (``calls_`` as for ``table``, no leaks
-    between the mics) with white noise on cat's mic over ``noise`` (seconds); returns the
-    utterances, and the audio read (seconds) when every stream's watermark first reached
-    ``upto``."""
-    path = table(tmp_path / "t.wav", calls_, seconds=5.0, leak_db=-80.0, n_ch=3)
+    between the mics) with white noise on cat's mic over ``noise`` (seconds), or ``noise``
+    (an array: samples, 3) added to the mics; returns the utterances, and the audio read
+    (seconds) when every stream's watermark first reached ``upto``."""
+    path = table(tmp_path / "t.wav", calls_, seconds=seconds, leak_db=-80.0, n_ch=3)
     from referee.audio.wav import read_wav
     x, _ = read_wav(path)
     x = x.astype(np.float64) / 32768.0 if x.dtype == np.int16 else x.astype(np.float64)
-    a, b = int(noise[0] * RATE), int(noise[1] * RATE)
-    x[a:b, 2] += np.random.default_rng(1).normal(0, 0.05, b - a)
+    if isinstance(noise, tuple):
+        a, b = int(noise[0] * RATE), int(noise[1] * RATE)
+        x[a:b, 2] += np.random.default_rng(1).normal(0, 0.05, b - a)
+    else:
+        x += noise
     write_wav(path, x, RATE)
     lst = Listener(RecordingSource(path, players=["ann", "bob", "cat"]), ToneRecogniserDouble(),
                    refine=False)
@@ -306,6 +310,31 @@ def test_a_voice_on_another_mic_still_holds_the_race(tmp_path):
                                  (1.02, 3.5), 1.04)
     assert heard == [("ann", "queen of hearts", 0.5, 1.0), ("bob", "two of spades", 1.02, 1.6)]
     assert reached is not None and reached >= 1.6
+
+
+@pytest.fixture(scope="module")
+def talk10(tmp_path_factory):
+    return room_talk(tmp_path_factory.mktemp("talk"), 10.0)
+
+
+@pytest.mark.parametrize("bob_calls", [False, True])
+def test_talk_in_the_room_does_not_hold_a_finished_race(tmp_path, talk10, bob_calls):
+    # ann's call ends at 6.5 s. People talk by cat's mic all along (voiced, 30 dB under full
+    # scale, over the double's threshold): cat's recogniser holds a segment open. The talk is
+    # at the level cat's mic always hears, no voice of its own, so every stream's mark passes
+    # 6.54 s soon after (it held until the talk ended, at 10 s). bob calling inside the
+    # window, over the same talk, still holds it (docs/timing.md, "Talk in the room no longer
+    # holds verdicts").
+    calls_ = [(0, 440, 6.0, 6.5)] + ([(1, 660, 6.52, 7.1)] if bob_calls else [])
+    talk = talk10[:, None] * 10 ** (np.array([-80, -50, -30]) / 20)  # bob's: under the threshold
+    heard, reached = _marks_past(tmp_path, calls_, talk, 6.54, seconds=10.0)
+    heard = [c for c in heard if c[0] != "cat"]
+    assert heard[0] == ("ann", "queen of hearts", 6.0, 6.5)
+    assert reached is not None
+    if bob_calls:
+        assert heard[1][:2] == ("bob", "two of spades") and reached >= 7.1
+    else:
+        assert len(heard) == 1 and reached <= 7.0
 
 
 def test_a_call_whose_sound_begins_before_its_voice_keeps_its_timed_start(tmp_path):

@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from referee.core.events import Utterance
-from referee.hearing.crosstalk import CrossTalk, attribute
+from referee.hearing.crosstalk import OWN_OVER_DB, CrossTalk, attribute
 from referee.hearing.transcribe import transcribe_audio
-from speech import corpus, recogniser
+from speech import corpus, recogniser, room_talk
 
 VOICES = {
     "ann-qh": "flite:slt|queen of hearts",
@@ -208,3 +208,34 @@ def test_a_calls_own_fading_tail_is_no_new_voice(speech, tail_db, known, is_voic
     assert (first is not None) == is_voice
     if is_voice:
         assert end - 0.04 <= first <= end + 0.02 + len(tail) / rate  # 40 ms windows
+
+
+
+@pytest.fixture(scope="session")
+def talk12(tmp_path_factory):
+    return room_talk(tmp_path_factory.mktemp("talk"), 12.0)
+
+
+@pytest.mark.parametrize("over_db, in_talk", [(OWN_OVER_DB, False), (None, True)])
+def test_talk_in_the_room_is_no_voice_of_a_mics_own_and_a_call_over_it_is(
+        speech, talk12, over_db, in_talk):
+    """The watermark's hold (`own_voice`) is not kept by the room's talk, voiced as it is:
+    it reaches the mic at the mic's usual level, and a voice of the mic's own stands
+    ``OWN_OVER_DB`` over that (without the test, None: the talk is a voice). A call said over
+    the talk at 10 dB is one (docs/timing.md, "Talk in the room no longer holds verdicts")."""
+    rate, call, at = 16000, speech["ann-qh"], 10.0
+    n = len(talk12)
+    talk = talk12 * 10 ** (-30 / 20)            # -30 dB under full scale
+    span = call[int(0.1 * rate):-int(0.1 * rate)]  # the call's power over its sound
+    ann = place(n, call / np.sqrt(np.mean(span ** 2)) * 10 ** (-20 / 20), at)
+    audio = np.stack([talk + ann, np.roll(talk, 32) + ann * 10 ** (-15 / 20)], axis=1)
+    ct = CrossTalk(rate, 2, ["ann", "bob"], keep=12.0, refine=False)
+    ct.add_audio(audio[:int((at - 0.2) * rate)])
+    first, upto = ct.own_voice(0, 2.0, [], over_db=over_db)
+    assert upto > at - 0.3
+    assert (first is not None) == in_talk
+    if in_talk:
+        return
+    ct.add_audio(audio[int((at - 0.2) * rate):])
+    first, _ = ct.own_voice(0, 2.0, [], over_db=over_db)
+    assert first is not None and at <= first <= at + len(call) / rate - 0.1

@@ -136,6 +136,22 @@ def corpus(directory: Path, phrases: dict[str, str]) -> dict[str, np.ndarray]:
     return out
 
 
+ROOM_TALK = {
+    "t1": "flite:awb|my sister wants to paint the kitchen a brighter colour before winter",
+    "t2": "flite:slt|did anyone see where I left the biscuits this afternoon",
+    "t3": "flite:kal|the traffic on the way over was terrible, we sat on the bridge for ages",
+    "t4": "espeak:en-us+m3|we should book the cottage by the lake again next summer",
+}
+
+
+def room_talk(directory: Path, seconds: float, seed: int = 5) -> np.ndarray:
+    """``seconds`` of four people talking at once (the benchmarks' babble, from
+    :data:`ROOM_TALK`), unit power, at 16 kHz."""
+    from referee.lab.mixing import babble
+    talk = corpus(directory, ROOM_TALK)
+    return babble(list(talk.values()), int(seconds * 16000), np.random.default_rng(seed))
+
+
 def recogniser(engine: str = "pocketsphinx", **kw):
     """One loaded recogniser per engine and options for the whole session."""
     from referee.hearing.engine import open_recogniser
