@@ -25,6 +25,7 @@ from referee.app.listener import Listener
 
 RATE = 16000
 NAMES = {440: "queen of hearts", 660: "two of spades"}
+TALK_READING = "i have queen club"  # a decoy: what a recogniser reads talk as
 
 
 class ToneRecogniserDouble:
@@ -35,10 +36,11 @@ class ToneRecogniserDouble:
     rate = RATE
 
     def __init__(self, threshold_db: float = -45.0, deaf: frozenset[int] = frozenset(),
-                 misread: dict[int, str] | None = None):
+                 misread: dict[int, str] | None = None, talk: frozenset[int] = frozenset()):
         self.threshold_db = threshold_db
         self.deaf = deaf  # channels whose recogniser hears nothing (a miss)
         self.misread = misread or {}  # channel -> what its recogniser hears every tone as
+        self.talk = talk  # channels whose recogniser reads every tone as no phrase
         self.fed: dict[int, int] = {}
 
     def stream(self, start=0.0, channel=0, player=None, source=""):
@@ -106,7 +108,9 @@ class _ToneStream:
         freq = np.argmax(spec) * RATE / len(x)
         said = min(NAMES, key=lambda f: abs(f - freq))
         said = self.rec.misread.get(self.channel, NAMES[said])
-        return [Utterance("call", said, self.start + start / RATE,
+        kind = "unknown" if self.channel in self.rec.talk else "call"
+        said = TALK_READING if kind == "unknown" else said
+        return [Utterance(kind, said, self.start + start / RATE,
                           self.start + end_sample / RATE, 1.0, self.channel, self.player,
                           self.source)]
 
@@ -181,6 +185,27 @@ def test_a_call_missed_on_its_own_mic_is_credited_to_its_player(tmp_path):
                            ToneRecogniserDouble(deaf=frozenset({0})), refine=False).events())
     assert calls(events) == [("ann", "queen of hearts", 0.5, 1.0)]
     check_order(events, ["ann", "bob"])
+
+
+@pytest.mark.parametrize("talk, misread, kinds", [
+    ({0}, {}, [("call", "queen of hearts"), ("unknown", TALK_READING)]),
+    ({0, 1, 2}, {}, [("unknown", TALK_READING)]),
+    ({0}, {2: "two of spades"}, [("unknown", TALK_READING)]),
+])
+def test_a_call_read_as_talk_on_its_own_mic_is_credited_from_its_copy(tmp_path, talk, misread,
+                                                                       kinds):
+    # ann's recogniser reads her call as no phrase; bob's and cat's mics heard it at -15 dB as
+    # the call: it is ann's call, once (it was dropped as a copy, ann's mic having "its own
+    # version"). When the others read it as no phrase too, one reading is kept, ann's own;
+    # when they read it as different cards, none is sure, and no call is made of it.
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)], n_ch=3)
+    events = list(Listener(RecordingSource(wav, players=["ann", "bob", "cat"]),
+                           ToneRecogniserDouble(talk=frozenset(talk), misread=misread),
+                           refine=False).events())
+    heard = [e for e in events if isinstance(e, Utterance)]
+    assert sorted((e.kind, e.said) for e in heard) == kinds
+    assert {(e.player, round(e.start, 2), round(e.end, 2)) for e in heard} == {("ann", 0.5, 1.0)}
+    check_order(events, ["ann", "bob", "cat"])
 
 
 def test_other_rates_are_resampled_and_keep_their_times(tmp_path):
