@@ -245,6 +245,24 @@ def voiced_groups(x: np.ndarray, rate: int, gap: float, steps: int = 3
     return [(g[0] * hop / rate, (g[-1] * hop + size) / rate) for g in groups]
 
 
+
+def loud_groups(x: np.ndarray, rate: int, gap: float, over_db: float, shortest: float
+                ) -> list[tuple[float, float]]:
+    """(start, end) seconds in ``x`` of its stretches whose level (10 ms frames, averaged over
+    50 ms) stands ``over_db`` or more over the median frame's: a voice over steady talk or
+    noise that keeps a segment open without a pause (docs/partial-calls.md, "Loud pieces").
+    Gaps up to ``gap`` seconds are bridged; stretches shorter than ``shortest`` are left out."""
+    e = frame_levels(x, rate)
+    if len(e) < 5:
+        return []
+    on = np.convolve(e, np.ones(5) / 5, mode="same") >= np.median(e) + over_db
+    idx = np.flatnonzero(on)
+    if not len(idx):
+        return []
+    groups = np.split(idx, np.flatnonzero(np.diff(idx) > gap * 100) + 1)
+    return [(g[0] / 100, (g[-1] + 1) / 100) for g in groups
+            if (g[-1] + 1 - g[0]) / 100 >= shortest]
+
 class VoicelessRun:
     """How long the end of a growing stretch of audio has been without voice,
     worked out as it grows (each 10 ms step once).

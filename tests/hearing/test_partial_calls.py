@@ -157,6 +157,35 @@ def test_a_segment_read_as_no_phrase_is_heard_again_in_its_pieces(tmp_path):
     assert [u.kind for u in feed(soccer.stream(), x, block=800)] == ["unknown"]
 
 
+
+def test_a_call_inside_talk_that_keeps_its_segment_open_is_heard_by_its_loud_stretch(tmp_path):
+    """Four people talking at once hold one mic's segment open for seconds with no pause; a
+    call 8 dB over them, 4 s in, is lost in the whole, whose most is talk. The segment, read
+    as no phrase, is heard again in its stretches that stand over its usual level: the call
+    is heard (it was not), and the talk alone still gives none."""
+    from referee.hearing.engine import segment_stream
+    from referee.hearing.engine.pocketsphinx import PocketSphinx
+    from speech import room_talk
+
+    call = corpus(tmp_path, {"c": "festival:kal_diphone|ten of clubs"})["c"]
+    talk = room_talk(tmp_path, 8.0)
+    x = np.zeros(len(talk))
+    x[64000:64000 + len(call)] = call
+    talk *= np.sqrt(np.mean(call ** 2) / 10 ** 0.8)
+
+    def heard(y, loud=True):
+        stream = PocketSphinx().stream()
+        if not loud:
+            stream.LOUD_LONG = float("inf")
+        y = y / np.abs(y).max() * 0.5
+        return [(u.kind, u.said, u.start) for u in feed(stream, y, block=800)
+                if u.kind != "unknown"]
+
+    (kind, said, start), = heard(x + talk)
+    assert (kind, said) == ("call", "ten of clubs") and 3.5 < start < 4.5
+    assert heard(x + talk, loud=False) == []
+    assert heard(talk) == []
+
 #: (voice, what is said before "five of hearts", SNR in clatter): partial calls, then talk
 CUT_IN_CLATTER = [("espeak:en-gb+m3", "queen", 12), ("espeak:en-gb+m3", "hearts", 9),
                   ("espeak:en-gb+m3", "king of", 12), ("espeak:en-gb+m3", "jack of", 12)]

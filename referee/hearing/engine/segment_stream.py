@@ -109,6 +109,10 @@ class SegmentStream(CheckedReadings):
     :meth:`_pieces`)."""
     HEAD_CALL = 0.3
     """Seconds of voice a call after such a pause has, at least."""
+    LOUD_LONG, LOUD_DB, LOUD_PAD = 2.0, 6.0, 0.15
+    """A segment read as no phrase, this long (seconds) with no pauses to cut, is heard
+    again in its stretches ``LOUD_DB`` over its median level, ``LOUD_PAD`` seconds wider
+    each side (docs/partial-calls.md, "Loud pieces")."""
 
     REARM = 0.25
     """Seconds after the end of a call decided in an open segment from which the rest of
@@ -377,12 +381,21 @@ class SegmentStream(CheckedReadings):
                 or not eng.listened("partial"):
             return []
         groups = checks.voiced_groups(seg.samples, rate, self.HEAD_GAP)
-        if not 2 <= len(groups) <= self.PIECES:
+        n = len(seg.samples)
+        if 2 <= len(groups) <= self.PIECES:
+            cuts = [0, *(int((g[1] + h[0]) / 2 * rate) for g, h in zip(groups, groups[1:])), n]
+            spans = list(zip(cuts, cuts[1:]))
+        elif n >= self.LOUD_LONG * rate and sum(b - a for a, b in groups) >= 0.8 * n / rate:
+            # voice all through, no pause: talk around kept it open; its loud stretches
+            groups = checks.loud_groups(seg.samples, rate, self.HEAD_GAP, self.LOUD_DB,
+                                        self.HEAD_CALL)
+            pad = int(self.LOUD_PAD * rate)
+            spans = [(max(0, int(g[0] * rate) - pad), min(n, int(g[1] * rate) + pad))
+                     for g in groups]
+        else:
             return []
-        cuts = [0, *(int((g[1] + h[0]) / 2 * rate) for g, h in zip(groups, groups[1:])),
-                len(seg.samples)]
         heard: list[Utterance] = []
-        for (voiced, _), a, b in zip(groups, cuts, cuts[1:]):
+        for (voiced, _), (a, b) in zip(groups, spans):
             speech = seg.speech_first if a == 0 else seg.first + max(a, int(voiced * rate) - 1)
             piece = Segment(seg.samples[a:b], seg.first + a, min(speech, seg.first + b - 1))
             heard += [u for u in self._decode(piece, whole=False) if u.kind in VOICED_KINDS]
