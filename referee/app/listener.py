@@ -11,11 +11,11 @@ Cross-talk: with one mic per player, a call is also picked up by the neighbours'
 rate, on the shared clock) names the channel each utterance is loudest on. An utterance
 loudest on its own channel is passed on at once. Otherwise it is a copy: once the loudest
 channel's recogniser has decoded ``hold`` seconds past its end, it is dropped if that
-recogniser reported an overlapping utterance of its own (talk it read as no phrase counts
-only against a copy read as no phrase too), and otherwise passed on as the loudest channel's
-(that recogniser missed it, or misread it: docs/timing.md, "A copy read better than the
-talker's own mic"). Two players calling at once each dominate
-their own mic, so both calls are kept. A card is never dealt and called at the same moment:
+recogniser reported an overlapping utterance of its own (with separate mics, talk it read as
+no phrase counts only against a copy read as no phrase too), and otherwise passed on as the
+loudest channel's (that recogniser missed it, or misread it: docs/timing.md, "A copy read
+better than the talker's own mic"). Two players calling at once each dominate their own
+mic, so both calls are kept. A card is never dealt and called at the same moment:
 the same words heard at once on the dealer's mic and a player's are one voice, kept on the
 mic where they stand higher over its noise, or on an array's louder seat (the dealer's words
 wait, up to ``DEALER_WAIT``, for the players' recognisers to report what they heard
@@ -368,7 +368,7 @@ class Listener:
                 return None  # the loudest mic's recogniser may still report its own
             own = [v for v in self._recent if v.channel == loudest and _overlap(u, v) > 0.3]
             if any(v.kind != "unknown" or u.kind == "unknown" or loudest == self._dealer
-                   for v in own):
+                   or self.twins for v in own):
                 return []  # the loudest mic's recogniser has its own version
             if own and not final and any(s.watermark < u.end + self.hold
                                          for s in self._streams.values()):
