@@ -245,7 +245,6 @@ def voiced_groups(x: np.ndarray, rate: int, gap: float, steps: int = 3
     return [(g[0] * hop / rate, (g[-1] * hop + size) / rate) for g in groups]
 
 
-
 def loud_groups(x: np.ndarray, rate: int, gap: float, over_db: float, shortest: float
                 ) -> list[tuple[float, float]]:
     """(start, end) seconds in ``x`` of its stretches whose level (10 ms frames, averaged over
@@ -262,6 +261,7 @@ def loud_groups(x: np.ndarray, rate: int, gap: float, over_db: float, shortest: 
     groups = np.split(idx, np.flatnonzero(np.diff(idx) > gap * 100) + 1)
     return [(g[0] / 100, (g[-1] + 1) / 100) for g in groups
             if (g[-1] + 1 - g[0]) / 100 >= shortest]
+
 
 class VoicelessRun:
     """How long the end of a growing stretch of audio has been without voice,

@@ -157,13 +157,11 @@ def test_a_segment_read_as_no_phrase_is_heard_again_in_its_pieces(tmp_path):
     assert [u.kind for u in feed(soccer.stream(), x, block=800)] == ["unknown"]
 
 
-
 def test_a_call_inside_talk_that_keeps_its_segment_open_is_heard_by_its_loud_stretch(tmp_path):
     """Four people talking at once hold one mic's segment open for seconds with no pause; a
     call 8 dB over them, 4 s in, is lost in the whole, whose most is talk. The segment, read
     as no phrase, is heard again in its stretches that stand over its usual level: the call
     is heard (it was not), and the talk alone still gives none."""
-    from referee.hearing.engine import segment_stream
     from referee.hearing.engine.pocketsphinx import PocketSphinx
     from speech import room_talk
 
@@ -185,6 +183,7 @@ def test_a_call_inside_talk_that_keeps_its_segment_open_is_heard_by_its_loud_str
     assert (kind, said) == ("call", "ten of clubs") and 3.5 < start < 4.5
     assert heard(x + talk, loud=False) == []
     assert heard(talk) == []
+
 
 #: (voice, what is said before "five of hearts", SNR in clatter): partial calls, then talk
 CUT_IN_CLATTER = [("espeak:en-gb+m3", "queen", 12), ("espeak:en-gb+m3", "hearts", 9),
