@@ -367,20 +367,19 @@ class Listener:
             if not final and self._streams[loudest].watermark < u.end + self.hold:
                 return None  # the loudest mic's recogniser may still report its own
             own = [v for v in self._recent if v.channel == loudest and _overlap(u, v) > 0.3]
-            if any(v.kind != "unknown" or u.kind == "unknown" or loudest == self._dealer
-                   or self.twins for v in own):
-                return []  # the loudest mic's recogniser has its own version
-            if own and not final and any(s.watermark < u.end + self.hold
-                                         for s in self._streams.values()):
-                return None  # every mic's reading of that voice is wanted (below)
-            if own and u.channel != self._dealer and any(
-                    v.channel == self._dealer and v.said == u.said and v.kind == u.kind
-                    and _overlap(u, v) > 0.3 for v in self._recent):
-                return []  # the dealer's words (dealt, not called), read as talk there
-            if own and any(v.channel not in (u.channel, loudest) and v.kind != "unknown"
-                           and v.said != u.said and _overlap(u, v) > 0.3
-                           and self._ct.loudest(v) == loudest for v in self._recent):
-                return []  # other mics read that voice as other words: none is sure
+            if own:
+                if u.kind == "unknown" or loudest == self._dealer or self.twins \
+                        or any(v.kind != "unknown" for v in own):
+                    return []  # the loudest mic's recogniser has its own version
+                if not final and any(s.watermark < u.end + self.hold
+                                     for s in self._streams.values()):
+                    return None  # every mic's reading of that voice is wanted (below)
+                if u.channel != self._dealer and self._same_words(u, (self._dealer,)):
+                    return []  # the dealer's words (dealt, not called), read as talk there
+                if any(v.channel not in (u.channel, loudest) and v.kind != "unknown"
+                       and v.said != u.said and _overlap(u, v) > 0.3
+                       and self._ct.loudest(v) == loudest for v in self._recent):
+                    return []  # other mics read that voice as other words: none is sure
             return self._ct.filter([u])
         copy = self._dealer_copy(u, final)
         if copy is None:
@@ -414,15 +413,18 @@ class Listener:
                 and any(k not in self._streams or self._streams[k].watermark < u.end
                         for k in others):
             return None
-        for v in self._recent:
-            if v.channel in others and v.said == u.said and v.kind == u.kind \
-                    and _overlap(u, v) > 0.3:
-                measure = self._ct.levels if self.twins else self._ct.over_floor
-                level = measure((u.channel, v.channel), max(u.start, v.start),
-                                min(u.end, v.end))
-                if level[v.channel] >= level[u.channel]:
-                    return True
+        for v in self._same_words(u, others):
+            measure = self._ct.levels if self.twins else self._ct.over_floor
+            level = measure((u.channel, v.channel), max(u.start, v.start), min(u.end, v.end))
+            if level[v.channel] >= level[u.channel]:
+                return True
         return False
+
+    def _same_words(self, u: Utterance, channels) -> list[Utterance]:
+        """What ``channels``' recognisers heard at once with ``u``'s words and kind
+        (overlapping it over 30 % of the shorter)."""
+        return [v for v in self._recent if v.channel in channels and v.said == u.said
+                and v.kind == u.kind and _overlap(u, v) > 0.3]
 
     def _watermarks(self) -> list[Event]:
         if len(self._streams) < len(self.channels):
