@@ -124,6 +124,11 @@ class Judge:
         self._fed_upto = -math.inf
 
     @property
+    def streams(self) -> list[str]:
+        """The streams the judge waits for, in the order it was given them."""
+        return list(self._heard)
+
+    @property
     def safe_time(self) -> float:
         """Seconds: every stream has heard at least this far."""
         return seconds(self._safe) if math.isfinite(self._safe) else self._safe

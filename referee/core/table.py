@@ -20,7 +20,6 @@ from typing import Any, TextIO
 from referee.core.announce import Announcer, deal_sentence, sentence
 from referee.core.cards import Card, DealtTwice
 from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
-from referee.core.clock import seconds
 from referee.core.events import (Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
                                  Utterance, UtteranceKind, command_name)
 from referee.core.games import goop, gops, gops_talk, make_game, soccer_talk, stroop, swoop, swoop_talk
@@ -35,6 +34,7 @@ from referee.core.rehear import Reheard
 from referee.core.spoken import spoken_name
 from referee.core.standing import score_sentence, standing, state
 from referee.core.table_options import TableOptions
+from referee.core.table_resume import Resumed
 from referee.core.table_typed import KEYBOARD, TypedInput
 
 #: The stream of deals the referee makes itself.
@@ -48,7 +48,7 @@ WAITING_AGAIN = 3.0
 PAUSED = (stroop.Paused, SwoopPaused, GopsPaused, SoccerPaused)
 
 
-class Table(TypedInput):
+class Table(TypedInput, Resumed):
     """Runs one game at the table. Feed it with :meth:`hear` and :meth:`type`;
     call :meth:`finish` at the end."""
 
@@ -467,41 +467,3 @@ class Table(TypedInput):
     def _note(self, text: str) -> None:
         if self.journal is not None:
             self.journal.append({"type": "note", "at": self.now, "text": text})
-
-    def _replay(self, history: list) -> None:
-        """Rebuild the game from a journal's happenings, silently: their
-        verdicts were journaled and announced before."""
-        last = max((seconds(self.game.time_key(h)[0]) for h in history), default=self.now)
-        # The resumed clock starts at ``offset``: nothing can be heard between the last
-        # happening and it, so what was open up to there is settled now, as it was (or
-        # would have been) before the crash, not once more when the mics start (heard again
-        # from ``rehear`` on: up to there, the rest as it is heard).
-        upto = max(last, self.options.offset) if self.reheard is None else self.options.rehear
-        for h in history:
-            self.verdicts += self.judge.push(KEYBOARD, h)
-            if isinstance(h, Deal):
-                self.dealt.add(h.card)
-        for s in self.channels + [DECK, KEYBOARD]:
-            self.verdicts += self.judge.heard(s, upto)
-        self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
-        self.now = max(self.now, upto)
-
-    def journal_missing(self, journaled: list[dict]) -> list:
-        """After a resume: the verdicts of the history that the journal lacks (the crash
-        came between a happening and its verdict). They are journaled and printed now,
-        and returned."""
-        left = [dumps(o) for o in journaled]
-        missing = []
-        for v in self.verdicts:
-            obj = encode_verdict(v)
-            if dumps(obj) in left:
-                left.remove(dumps(obj))
-                continue
-            missing.append(v)
-            if self.journal is not None:
-                self.journal.append(obj)
-            if self.json_out is not None and obj["type"] in SUMMARY_TYPES:
-                print(dumps(obj), file=self.json_out, flush=True)
-        if self.reheard is not None:
-            self.reheard.journaled(left)     # what the game gives again as the mics go on
-        return missing
