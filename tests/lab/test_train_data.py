@@ -2,6 +2,7 @@
 sentences, and segments labelled as the recogniser will see them."""
 
 import random
+import shutil
 
 import numpy as np
 import pytest
@@ -192,6 +193,21 @@ def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers
     assert [j.text for j in after] == [j.text for j in before]
     share = np.mean([fam(j.voice) == "diphone" for j in after])
     # Without the (non-free) voices installed, espeak-ng says their share.
+    assert (0.2 < share < 0.4) if installed else share == 0
+
+
+def test_pico_is_a_share_of_its_own_and_its_british_voice_is_never_trained_on():
+    fam = voices.family
+    assert fam(Voice("pico", "en-US-low", "train")) == "pico"
+    names = {v.name for v in voices.training_voices() if v.engine == "pico"}
+    installed = bool(shutil.which("pico2wave"))
+    assert names == ({"en-US", "en-US-low"} if installed else set())
+    before = data.plan(per_card=2, goops=20, others=100, seed=5)
+    after = data.plan(per_card=2, goops=20, others=100, seed=5, pico=0.3)
+    assert not [j for j in before if fam(j.voice) == "pico"]
+    assert [j.text for j in after] == [j.text for j in before]
+    share = np.mean([fam(j.voice) == "pico" for j in after])
+    # Without the (non-free) voice installed, espeak-ng says its share.
     assert (0.2 < share < 0.4) if installed else share == 0
 
 

@@ -1,7 +1,7 @@
 """``python -m referee.lab.train data|fit``: rebuild the phrase classifier.
 
     python -m referee.lab.train data [--out FILE] [--per-card N] [--seed S] [--hibari F] [--piper F]
-                                 [--vocode F] [--diphone F]
+                                 [--vocode F] [--diphone F] [--pico F]
                                  [--talk-after F] [--near F] [--leave-out FAMILY]
     python -m referee.lab.train tails [the options of data]
     python -m referee.lab.train overlaps [the options of data] [--reverb F]
@@ -110,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         fit_edges.main(a.data, out, a.epochs, a.seed, a.lr)
     elif a.what in ("data", "tails", "overlaps", "numbers", "partials", "plays"):
         from referee.lab.train import data
+        if a.pico and a.what not in ("data", "tails", "overlaps"):
+            ap.error(f"{a.what}: --pico is only planned for the phrase classifier's sets "
+                     "(data, tails, overlaps)")
         if a.what == "numbers":
             from referee.lab.train import numbers
             jobs = numbers.plan(a.per_number, a.others, a.seed, hibari=a.hibari, piper=a.piper,
@@ -125,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                               vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out)
         else:
             jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                             a.diphone, a.talk_after, a.near, a.leave_out)
+                             a.diphone, a.talk_after, a.near, a.leave_out, pico=a.pico)
         work = None
         if a.what == "tails":
             from referee.lab.train import tails
@@ -186,6 +189,9 @@ def _data_options(d: argparse.ArgumentParser, out: Path) -> None:
                    help="share of utterances said by more people's diphone voices: MBROLA's "
                         "us1 and us3 (Debian non-free mbrola-us1, mbrola-us3, festvox-us1, "
                         "festvox-us3) and festival's RAB (default %(default)s)")
+    d.add_argument("--pico", type=float, default=0.0,
+                   help="share of utterances said by SVOX Pico's American voice, an HMM voice "
+                        "(Debian non-free libttspico-utils; default %(default)s)")
     d.add_argument("--talk-after", type=float, default=0.0,
                    help="share of calls and shouts whose second mix has talk straight after "
                         "them (default %(default)s)")

