@@ -85,8 +85,8 @@ DEV_SETS: dict[str, tuple[Voice, ...]] = {
     "kept-out": tuple(Voice(e, n, "tuning") for e, n in (
         ("espeak-ng", "mb-us2"), ("festival", "us2_mbrola"), ("espeak-ng", "mb-en1"),
         ("festival", "en1_mbrola"), ("festival", "don_diphone"))),
-    # SVOX Pico's British voice (``-low``: 5 semitones down); its American one is
-    # trained on since session 51 (docs/model-history.md)
+    # SVOX Pico's British voice (``-low``: 5 semitones down); its American one is a
+    # training voice since session 51 (docs/model-history.md)
     "pico": tuple(Voice("pico", n, "tuning") for n in ("en-GB", "en-GB-low")),
     # talk with card words that is no call (PROBE_NEAR_MISSES), by voices of every family
     "near-miss": tuple(Voice(e, n, "tuning") for e, n in (

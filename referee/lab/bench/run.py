@@ -66,7 +66,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="measure a development set instead, to choose settings on: the tuning "
                    "sentences said by other voices (diphone: MBROLA's and festival's diphone "
                    "people, some trained on; kept-out: those never trained on; pico: SVOX "
-                   "Pico's British voice, its American one trained on), or (near-miss) 42 sentences with card words that are no call said "
+                   "Pico's British voice, its American one being a training voice), or "
+                   "(near-miss) 42 sentences with card words that are no call said "
                    "by 8 voices of every family. Needs Debian non-free voices; never a "
                    "benchmark figure")
     p.add_argument("--out", help="report to write (default: BENCHMARKS.md; with --dev, "

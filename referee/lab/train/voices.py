@@ -72,9 +72,9 @@ def training_voices(leave_out: str | None = None) -> list[Voice]:
 
 
 PICO_VOICES = ("en-US", "en-US-low")
-"""SVOX Pico's voices trained on (Debian non-free ``libttspico-utils``; ``-low``: 5
+"""SVOX Pico's voices training speaks with (Debian non-free ``libttspico-utils``; ``-low``: 5
 semitones down): an HMM voice, the kind the held-out flite and festival voices are. Its
-British voice is never trained on: the unseen development games judge what this adds."""
+British voice is never a training voice: the unseen development games judge what it adds."""
 
 FESTIVAL_VOICES = Path("/usr/share/festival/voices")
 MBROLA_DIR = Path("/usr/share/mbrola")
