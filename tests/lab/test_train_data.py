@@ -272,7 +272,7 @@ def test_a_family_left_out_is_never_said_and_the_rest_of_the_plan_is_as_before()
         assert b.voice == a.voice or (a.voice.engine == "flite"
                                       and b.voice.engine == "espeak-ng")
     with pytest.raises(ValueError, match="no voice family"):
-        data.plan(per_card=1, goops=0, others=0, leave_out="pico")
+        data.plan(per_card=1, goops=0, others=0, leave_out="nonesuch")
 
 
 def test_the_data_command_leaves_a_family_out_of_the_speech_babble_and_leaks(tmp_path,
