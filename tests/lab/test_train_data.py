@@ -176,6 +176,17 @@ def test_a_share_of_a_plan_is_vocoded_and_the_rest_is_as_before():
     assert 0.3 < share < 0.5
 
 
+def _assert_share_of_its_own(family: str, installed: bool) -> None:
+    """A plan with a 0.3 share of ``family`` says the same texts as one without, and about
+    that share is said by it; without its (non-free) voices installed, espeak-ng says it."""
+    before = data.plan(per_card=2, goops=20, others=100, seed=5)
+    after = data.plan(per_card=2, goops=20, others=100, seed=5, **{family: 0.3})
+    assert not [j for j in before if voices.family(j.voice) == family]
+    assert [j.text for j in after] == [j.text for j in before]
+    share = np.mean([voices.family(j.voice) == family for j in after])
+    assert (0.2 < share < 0.4) if installed else share == 0
+
+
 def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers():
     fam = voices.family
     assert fam(Voice("espeak-ng", "mb-us1", "train")) == "diphone"
@@ -187,13 +198,7 @@ def test_diphone_voices_are_a_share_of_their_own_and_never_the_kept_out_speakers
     assert not names & {"mb-us2", "us2_mbrola", "mb-en1", "en1_mbrola", "don_diphone"}
     installed = voices.diphone_voices()
     assert {v.name for v in installed} <= names
-    before = data.plan(per_card=2, goops=20, others=100, seed=5)
-    after = data.plan(per_card=2, goops=20, others=100, seed=5, diphone=0.3)
-    assert not [j for j in before if fam(j.voice) == "diphone"]
-    assert [j.text for j in after] == [j.text for j in before]
-    share = np.mean([fam(j.voice) == "diphone" for j in after])
-    # Without the (non-free) voices installed, espeak-ng says their share.
-    assert (0.2 < share < 0.4) if installed else share == 0
+    _assert_share_of_its_own("diphone", bool(installed))
 
 
 def test_pico_is_a_share_of_its_own_and_its_british_voice_is_never_trained_on():
@@ -202,13 +207,7 @@ def test_pico_is_a_share_of_its_own_and_its_british_voice_is_never_trained_on():
     names = {v.name for v in voices.training_voices() if v.engine == "pico"}
     installed = bool(shutil.which("pico2wave"))
     assert names == ({"en-US", "en-US-low"} if installed else set())
-    before = data.plan(per_card=2, goops=20, others=100, seed=5)
-    after = data.plan(per_card=2, goops=20, others=100, seed=5, pico=0.3)
-    assert not [j for j in before if fam(j.voice) == "pico"]
-    assert [j.text for j in after] == [j.text for j in before]
-    share = np.mean([fam(j.voice) == "pico" for j in after])
-    # Without the (non-free) voice installed, espeak-ng says its share.
-    assert (0.2 < share < 0.4) if installed else share == 0
+    _assert_share_of_its_own("pico", installed)
 
 
 def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():
