@@ -176,11 +176,13 @@ def test_a_share_of_a_plan_is_vocoded_and_the_rest_is_as_before():
     assert 0.3 < share < 0.5
 
 
-def _assert_share_of_its_own(family: str, installed: bool) -> None:
-    """A plan with a 0.3 share of ``family`` says the same texts as one without, and about
-    that share is said by it; without its (non-free) voices installed, espeak-ng says it."""
-    before = data.plan(per_card=2, goops=20, others=100, seed=5)
-    after = data.plan(per_card=2, goops=20, others=100, seed=5, **{family: 0.3})
+def _assert_share_of_its_own(family: str, installed: bool, plan=None) -> None:
+    """A plan (the phrase classifier's unless ``plan`` is given) with a 0.3 share of
+    ``family`` says the same texts as one without, and about that share is said by it;
+    without its (non-free) voices installed, espeak-ng says it."""
+    plan = plan or (lambda **share: data.plan(per_card=2, goops=20, others=100, seed=5, **share))
+    before = plan()
+    after = plan(**{family: 0.3})
     assert not [j for j in before if voices.family(j.voice) == family]
     assert [j.text for j in after] == [j.text for j in before]
     share = np.mean([voices.family(j.voice) == family for j in after])
@@ -208,6 +210,22 @@ def test_pico_is_a_share_of_its_own_and_its_british_voice_is_never_trained_on():
     installed = bool(shutil.which("pico2wave"))
     assert names == ({"en-US", "en-US-low"} if installed else set())
     _assert_share_of_its_own("pico", installed)
+
+
+def test_the_checks_sets_can_speak_with_pico_too(monkeypatch, tmp_path):
+    """``python -m referee.lab.train numbers|partials|plays --pico F`` plans Pico's share
+    (the sets are planned, not synthesised: ``data.build`` is caught)."""
+    from referee.lab.train.__main__ import main as train_main
+    installed = bool(shutil.which("pico2wave"))
+    planned = {}
+    monkeypatch.setattr(data, "build", lambda out, jobs, *a, **k: planned.update({out.name: jobs}))
+    for what, size in (("numbers", "--per-number"), ("partials", "--per-partial"),
+                       ("plays", "--per-play")):
+        out = tmp_path / f"{what}.npz"
+        assert train_main([what, size, "3", "--others", "100", "--pico", "0.3",
+                           "--out", str(out)]) in (0, None)
+        share = np.mean([voices.family(j.voice) == "pico" for j in planned[out.name]])
+        assert (0.2 < share < 0.4) if installed else share == 0, (what, share)
 
 
 def test_near_misses_are_a_rank_then_no_suit_and_keep_out_of_the_checks():

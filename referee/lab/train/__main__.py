@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("edges: --leave-out, --talk-after, --near, --goops and --others are the "
                      "phrase classifier's (the edge network learns from card calls alone)")
         jobs = edges.plan(a.per_card, a.seed, hibari=a.hibari, piper=a.piper, vocode=a.vocode,
-                          diphone=a.diphone)
+                          diphone=a.diphone, pico=a.pico)
         edges.build(a.out, jobs, a.seed, a.workers)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
     elif a.what == "fit-edges":
@@ -110,22 +110,21 @@ def main(argv: list[str] | None = None) -> int:
         fit_edges.main(a.data, out, a.epochs, a.seed, a.lr)
     elif a.what in ("data", "tails", "overlaps", "numbers", "partials", "plays"):
         from referee.lab.train import data
-        if a.pico and a.what not in ("data", "tails", "overlaps"):
-            ap.error(f"{a.what}: --pico is only planned for the phrase classifier's sets "
-                     "(data, tails, overlaps)")
         if a.what == "numbers":
             from referee.lab.train import numbers
             jobs = numbers.plan(a.per_number, a.others, a.seed, hibari=a.hibari, piper=a.piper,
-                                vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out)
+                                vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out,
+                                pico=a.pico)
         elif a.what == "partials":
             from referee.lab.train import partials
             jobs = partials.plan(a.per_partial, a.calls, a.others, a.seed, hibari=a.hibari,
                                  piper=a.piper, vocode=a.vocode, diphone=a.diphone,
-                                 leave_out=a.leave_out)
+                                 leave_out=a.leave_out, pico=a.pico)
         elif a.what == "plays":
             from referee.lab.train import plays
             jobs = plays.plan(a.per_play, a.others, a.seed, hibari=a.hibari, piper=a.piper,
-                              vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out)
+                              vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out,
+                              pico=a.pico)
         else:
             jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
                              a.diphone, a.talk_after, a.near, a.leave_out, pico=a.pico)
