@@ -18,7 +18,7 @@ import pytest
 from pulse import tone
 from speech import room_talk
 
-from referee.audio.wav import write_wav
+from referee.audio.wav import read_wav, write_wav
 from referee.audio.recording import RecordingSource
 from referee.core.events import Heard, Utterance
 from referee.app.listener import Listener
@@ -435,3 +435,18 @@ def test_the_dealers_mic_naming_a_players_call_at_the_same_moment_is_no_deal(tmp
     # two players may say the same card at once: both count
     assert _same_words_at_once(tmp_path / "c.wav", -10.0, ["bob", "ann", "cat"]) == [
         ("bob", "queen of hearts", 0.5, 1.3), ("cat", "queen of hearts", 0.5, 1.3)]
+
+
+def test_on_an_arrays_seats_a_copy_read_better_is_not_credited(tmp_path):
+    # The same call as above, but the channels are a mic array's seats (``twins``: the first
+    # three decide who spoke, the last three are decoded): seats are beams of the same mics,
+    # so another seat's reading is no second opinion, and ann's own reading stands alone.
+    x = table(tmp_path / "m.wav", [(0, 440, 0.5, 1.0)], n_ch=3)
+    mics, rate = read_wav(x)
+    wav = tmp_path / "t.wav"
+    write_wav(wav, np.concatenate([mics, mics], axis=1), rate)
+    events = list(Listener(RecordingSource(wav, players=["ann", "bob", "cat"] * 2),
+                           ToneRecogniserDouble(talk=frozenset({0})), refine=False,
+                           twins=True).events())
+    heard = [e for e in events if isinstance(e, Utterance)]
+    assert [(e.player, e.kind, e.said) for e in heard] == [("ann", "unknown", TALK_READING)]
