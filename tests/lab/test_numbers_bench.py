@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from referee.app.inputs import KINDS
 from referee.core.numbers import parse_number
 from referee.hearing.grammar import Grammar
@@ -66,3 +68,23 @@ def test_scoring_and_the_report_count_exact_numbers_and_talk_taken_for_one():
     assert "held-out at clean: ≥ 95 %; 50.0 % (1/2): **missed**" in text
     assert "| held-out | 1 | 1 | 1 | 1 |" in text
     assert "8 → nothing" in text and "20 → 28" not in text     # only tuning misses listed
+
+
+def test_a_development_set_says_the_tuning_answers_with_its_own_voices_only():
+    items = nb.plan(seed=1, dev="kept-out")
+    kept = {v.id for v in corpus.DEV_SETS["kept-out"]}
+    assert {i.split for i in items} == {"tuning"}
+    assert {i.voice for i in items} == kept
+    answers = [i for i in items if i.extra["said"] == "answer"]
+    assert len(answers) == nb.ANSWERS * len(kept)
+    assert {int(i.expect) for i in answers} == set(range(53))
+    assert {i.text for i in items if i.expect is None} <= set(nb.NEGATIVES["tuning"])
+    assert nb.default_dir(1, "kept-out") != nb.default_dir(1)
+    with pytest.raises(corpus.CorpusError, match="near-miss"):
+        nb.plan(seed=1, dev="near-miss")
+
+
+def test_soccer_refuses_a_development_set(capsys):
+    from referee.cli.main import main
+    assert main(["bench", "--soccer", "--dev", "kept-out"]) == 2
+    assert "--dev is for the hearing and numbers benchmarks" in capsys.readouterr().err

@@ -5,7 +5,9 @@ hears them (its grammar: shouts, commands and numbers).
 
 Its own corpus (``bench/numbers-v<N>-s<seed>`` in the cache) and its own section of
 BENCHMARKS.md; the voices, noises, deliveries and mixing are the main corpus's
-(:mod:`referee.lab.bench.corpus`), tuning and held-out voices reported apart.
+(:mod:`referee.lab.bench.corpus`), tuning and held-out voices reported apart. With ``--dev
+SET`` a development set's voices say the tuning answers (``bench/numbers-dev-SET-...``,
+reported in its ``report.md``): for choosing the number check, never a benchmark figure.
 """
 
 from __future__ import annotations
@@ -39,14 +41,17 @@ CORRECTION_WORDINGS = {"tuning": ("no {w}", "correction {w}"),
 NEGATIVES = sentences.NUMBER_TALK
 
 
-def plan(seed: int = 1) -> list[corpus.Item]:
+def plan(seed: int = 1, dev: str | None = None) -> list[corpus.Item]:
     """Per split, every number 0-52 about three times, dealt over its voices (``ANSWERS``
     each, the conditions cycling over the SNRs and noises as in the main corpus); per voice
-    ``CORRECTIONS`` corrections and 3 negatives."""
+    ``CORRECTIONS`` corrections and 3 negatives. ``dev``: a development set's voices
+    (:data:`corpus.DEV_SETS`) say the tuning split's, and there is no held-out split."""
+    if dev == "near-miss":
+        raise corpus.CorpusError("--dev near-miss is talk with card words: no numbers")
     items: list[corpus.Item] = []
-    for split in corpus.SPLITS:
-        speakers = [v for v in corpus.VOICES if v.split == split]
-        rng = mixing.rng_for(seed, f"numbers/{split}")
+    for split in ("tuning",) if dev else corpus.SPLITS:
+        speakers = [v for v in corpus.voices_for(dev) if v.split == split]
+        rng = mixing.rng_for(seed, f"numbers/{split}" + (f"/{dev}" if dev else ""))
         need = ANSWERS * len(speakers)
         values = [int(v) for v in rng.permutation([k % (TOP + 1) for k in range(need)])]
         zeros = 0
@@ -100,8 +105,8 @@ def score(rec: dict) -> str:
     return "correct" if len(acc) == 1 else "extra"
 
 
-def default_dir(seed: int = 1) -> Path:
-    return phrase_run.cache_dir("numbers", VERSION, seed)
+def default_dir(seed: int = 1, dev: str | None = None) -> Path:
+    return phrase_run.cache_dir(f"numbers-dev-{dev}" if dev else "numbers", VERSION, seed)
 
 
 def run(args, measure, progress, engine_desc) -> int:
@@ -110,9 +115,12 @@ def run(args, measure, progress, engine_desc) -> int:
     from referee.core.games.goop import COUNT_KINDS
     from referee.hearing.grammar import Grammar
 
-    cdir = Path(args.corpus) if args.corpus else default_dir(args.seed)
+    dev = getattr(args, "dev", None)
+    cdir = Path(args.corpus) if args.corpus else default_dir(args.seed, dev)
+    if dev and args.out is None:
+        args.out = str(cdir / "report.md")
     split = args.split or "both"
-    items = [i for i in plan(args.seed) if split in ("both", i.split)]
+    items = [i for i in plan(args.seed, dev) if split in ("both", i.split)]
     grammar = Grammar.load("table").subset(GAME_KINDS["goop"])
     for it in items:     # the plan must say what the game's grammar gives
         m = grammar.match(it.text)
@@ -120,7 +128,7 @@ def run(args, measure, progress, engine_desc) -> int:
             raise ValueError(f"{it.text!r}: the goop grammar gives {m}, not {it.expect!r}")
     return phrase_run.run(args, "numbers", items, grammar, {i.id: i.extra["said"] for i in items},
                           "said", render, HEADING, cdir, measure, progress, engine_desc,
-                          listen_for=COUNT_KINDS)
+                          listen_for=COUNT_KINDS, voices=corpus.voices_for(dev))
 
 
 def _heard(rec: dict) -> str:

@@ -25,16 +25,19 @@ def cache_dir(name: str, version: int, seed: int) -> Path:
 
 def run(args, name: str, items: list[corpus.Item], grammar, labels: dict[str, str],
         label: str, render: Callable[[list[dict], dict], str], heading: str, cdir: Path,
-        measure, progress, engine_desc, listen_for=None) -> int:
+        measure, progress, engine_desc, listen_for=None,
+        voices: tuple[corpus.Voice, ...] = corpus.VOICES) -> int:
     """Build ``items`` in ``cdir``, hear each with ``grammar`` (``measure``; only its
     phrases of the kinds ``listen_for``, when given, as the game listens then: a set of
     kinds, or a function of the item giving them), note
     ``labels[item.id]`` under ``label`` in its record, and write ``render``'s section
-    (``heading``) to ``args.out`` (default BENCHMARKS.md)."""
+    (``heading``) to ``args.out`` (default BENCHMARKS.md). ``voices``: those the items
+    name (a development set's, or the benchmark's)."""
     from referee.hearing.engine import open_recogniser
 
     print(f"referee bench: {name} corpus {cdir} ({len(items)} items)", file=sys.stderr)
-    items = corpus.build(items, cdir, args.seed, progress=progress("synthesising"))
+    items = corpus.build(items, cdir, args.seed, progress=progress("synthesising"),
+                         voices=voices)
     recogniser = open_recogniser(args.engine, args.model, grammar)
     if listen_for is not None and not callable(listen_for):
         recogniser.listen_for(listen_for)
@@ -50,7 +53,7 @@ def run(args, name: str, items: list[corpus.Item], grammar, labels: dict[str, st
         tick(k + 1, len(items))
     out = Path(args.out or "BENCHMARKS.md")
     command = f"referee bench --{name}" + "".join(
-        f" --{o} {shlex.quote(str(getattr(args, o)))}" for o in ("engine", "split", "corpus")
+        f" --{o} {shlex.quote(str(getattr(args, o)))}" for o in ("engine", "split", "dev", "corpus")
         if getattr(args, o)) + ("" if out.name == "BENCHMARKS.md" else f" --out {out}")
     # model files named from the repository, not from this machine's paths
     root = str(Path(__file__).resolve().parents[3]) + os.sep

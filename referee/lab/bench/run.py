@@ -68,7 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "people, some trained on; kept-out: those never trained on; pico: SVOX "
                    "Pico's British voice, its American one being a training voice), or "
                    "(near-miss) 42 sentences with card words that are no call said "
-                   "by 8 voices of every family. Needs Debian non-free voices; never a "
+                   "by 8 voices of every family. With --numbers: the count's tuning answers "
+                   "said by that set's voices. Needs Debian non-free voices; never a "
                    "benchmark figure")
     p.add_argument("--out", help="report to write (default: BENCHMARKS.md; with --dev, "
                    "report.md in the corpus directory)")
@@ -159,6 +160,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.dev and args.split not in (None, "tuning"):
         raise BenchError(f"--dev {args.dev} has only tuning items, not {args.split}")
     if getattr(args, "soccer", False):
+        if args.dev:
+            raise BenchError("--dev is for the hearing and numbers benchmarks, not with --soccer")
         from referee.lab.bench import soccer_plays
         return soccer_plays.run(args, measure, _progress, _engine_desc)
     if getattr(args, "numbers", False):
