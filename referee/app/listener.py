@@ -392,10 +392,12 @@ class Listener:
 
     def _heard_elsewhere(self, u: Utterance) -> tuple[str, ...]:
         """What other mics' recognisers heard of ``u``'s voice in other words: their
-        utterances of its kind overlapping it whose loudest mic is ``u``'s (its leaks)."""
+        utterances of its kind (of a partial call: calls too) overlapping it whose loudest
+        mic is ``u``'s (its leaks)."""
+        kinds = {u.kind, "call"} if u.kind == "partial" else {u.kind}
         return tuple(dict.fromkeys(
             v.said for v in self._recent
-            if v.channel != u.channel and v.kind == u.kind and v.said != u.said
+            if v.channel != u.channel and v.kind in kinds and v.said != u.said
             and _overlap(u, v) > 0.3 and self._ct.loudest(v) == u.channel))
 
     def _dealer_copy(self, u: Utterance, final: bool) -> bool | None:

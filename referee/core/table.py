@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, TextIO
 
 from referee.core.announce import Announcer, deal_sentence, sentence
-from referee.core.cards import Card, DealtTwice
+from referee.core.cards import Card, DealtTwice, Partial, read_call
 from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.events import (Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
                                  Utterance, UtteranceKind, command_name)
@@ -206,6 +206,17 @@ class Table(TypedInput, Resumed):
         self.over = True
 
     # --- Turning heard words into game events ------------------------------------
+    def _completed(self, said: str, elsewhere: tuple[str, ...]) -> Card | None:
+        """The card a partial reading of the dealer's words ("four of") is, when other mics
+        heard that voice as one card that agrees with it and not dealt yet; else None (a
+        dealer's partial is no deal: docs/timing.md, "The dealer's words cut short")."""
+        part = read_call(said)
+        if not isinstance(part, Partial):
+            return None
+        cards = {c for c in map(Card.find, elsewhere) if c is not None and c not in self.dealt
+                 and part.rank in (None, c.rank) and part.suit in (None, c.suit)}
+        return cards.pop() if len(cards) == 1 else None
+
     def _happening(self, kind: str, said: str, start: float, end: float, stream: str,
                    elsewhere: tuple[str, ...] = ()):
         if kind == "command":
@@ -215,7 +226,8 @@ class Table(TypedInput, Resumed):
             if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):  # a partial call is a miscall
                 return None
             if stream == DEALER:
-                card = Card.find(said)
+                card = Card.find(said) if kind == UtteranceKind.CALL \
+                    else self._completed(said, elsewhere)
                 # The round starts when the dealer begins to speak. The recogniser's start
                 # can precede what the dealer's mic already promised (its watermark) by a
                 # few tens of ms: the deal is then timed at that promise, not dropped.

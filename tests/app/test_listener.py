@@ -20,6 +20,7 @@ from speech import room_talk
 
 from referee.audio.wav import read_wav, write_wav
 from referee.audio.recording import RecordingSource
+from referee.core.cards import Partial, read_call
 from referee.core.events import Heard, Utterance
 from referee.app.listener import Listener
 
@@ -108,7 +109,8 @@ class _ToneStream:
         freq = np.argmax(spec) * RATE / len(x)
         said = min(NAMES, key=lambda f: abs(f - freq))
         said = self.rec.misread.get(self.channel, NAMES[said])
-        kind = "unknown" if self.channel in self.rec.talk else "call"
+        kind = "unknown" if self.channel in self.rec.talk else \
+            "partial" if isinstance(read_call(said), Partial) else "call"
         said = TALK_READING if kind == "unknown" else said
         return [Utterance(kind, said, self.start + start / RATE,
                           self.start + end_sample / RATE, 1.0, self.channel, self.player,
@@ -421,6 +423,18 @@ def test_a_deal_carries_what_the_players_mics_heard_of_it_in_other_words(tmp_pat
     assert (deal.player, deal.said, deal.heard_elsewhere) == (
         "dealer", "three of spades", ("queen of hearts",))
     check_order(events, ["dealer", "ann", "bob"])
+
+
+def test_the_dealers_words_cut_short_carry_the_card_the_players_mics_heard(tmp_path):
+    # the dealer's recogniser reads only "queen of" (a partial call); ann's and bob's mics
+    # read the leak as the card: the deal carries that card, for the table to complete it
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)], n_ch=3)
+    events = list(Listener(RecordingSource(wav, players=["dealer", "ann", "bob"]),
+                           ToneRecogniserDouble(misread={0: "queen of"}),
+                           refine=False).events())
+    [deal] = [e for e in events if isinstance(e, Utterance)]
+    assert (deal.player, deal.kind, deal.said, deal.heard_elsewhere) == (
+        "dealer", "partial", "queen of", ("queen of hearts",))
 
 
 def test_the_dealers_mic_naming_a_players_call_at_the_same_moment_is_no_deal(tmp_path):

@@ -427,6 +427,38 @@ def test_a_deal_read_as_a_card_dealt_already_is_what_another_mic_heard_of_it(tmp
         ["3S"]
 
 
+def test_the_dealers_words_cut_short_are_the_card_other_mics_heard_of_them(tmp_path):
+    # the dealer's "four of spades" read on the dealer's mic as "four of" (a partial call),
+    # while the players' mics heard its leak as the four of spades: that card is dealt
+    from dataclasses import replace
+    table, speaker, journal, out, text = make(tmp_path)
+    table.hear(utter(None, "three of spades", 1.0, 1.6))
+    table.hear(utter("ann", "four of hearts", 2.0, 2.6))
+    heard_all(table, 3.0)
+    table.hear(replace(utter(None, "four of", 4.0, 4.5, kind="partial"),
+                       heard_elsewhere=("four of spades",)))
+    table.hear(utter("bob", "nine of hearts", 5.0, 5.6))
+    heard_all(table, 6.0)
+    table.finish()
+    objs = read_journal(journal.path).objects
+    assert [d["card"] for d in objs if d["type"] == "deal"] == ["3S", "4S"]
+    assert [json.loads(x)["winner"] for x in out.getvalue().splitlines()
+            if json.loads(x)["type"] == "round"] == ["ann", "bob"]
+    # no deal when nothing else was heard, when it disagrees with the words ("spades" and
+    # the four of hearts), when it is dealt already, or when two cards would fit
+    for said, elsewhere in (("four of", ()), ("spades", ("four of hearts",)),
+                            ("three", ("three of spades",)),
+                            ("four", ("four of spades", "four of clubs"))):
+        table, speaker, journal, out, text = make(tmp_path / said.replace(" ", "-"))
+        table.hear(utter(None, "three of spades", 1.0, 1.6))
+        heard_all(table, 3.0)
+        table.hear(replace(utter(None, said, 4.0, 4.5, kind="partial"),
+                           heard_elsewhere=elsewhere))
+        heard_all(table, 5.0)
+        assert [d["card"] for d in read_journal(journal.path).objects
+                if d["type"] == "deal"] == ["3S"], (said, elsewhere)
+
+
 def test_the_stock_holds_each_of_52_cards_once():
     assert len(set(VirtualDeck(seed=7).cards)) == 52
     try:
