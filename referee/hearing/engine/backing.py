@@ -85,7 +85,7 @@ class Backing:
     hears, over the decoder's bare bid or no phrase (None: never; docs/gops-hearing.md)."""
     number_take: float | None = 0.5
     """The number check's bar for its own number over the decoder's (None: never)."""
-    number_support: float | None = 0.02
+    number_support: float | None = 0.05
     """Under this from the number check, the decoder's number is not believed."""
     number_alone: float | None = 0.7
     """The number check's bar for a number where the decoder read no phrase, or read one the
