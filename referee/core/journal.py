@@ -119,6 +119,11 @@ def dumps(obj: dict) -> str:
 
 # --- Decoding ----------------------------------------------------------------
 
+MAX_SECONDS = 1e9
+"""The largest time (seconds, either sign) a log's event may carry, about 31 years: far past
+any game, and far below where the core's clock in microseconds would overflow a float."""
+
+
 def _field(obj: dict, name: str, line: int, kind: str) -> Any:
     if name not in obj:
         raise LogError(line, f"{obj.get('type', 'event')} line is missing the field {name!r}")
@@ -126,7 +131,8 @@ def _field(obj: dict, name: str, line: int, kind: str) -> Any:
     if kind == "str" and not isinstance(value, str):
         raise LogError(line, f"field {name!r} must be a string, not {value!r}")
     if kind == "time":
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or abs(value) > MAX_SECONDS:
             raise LogError(line, f"field {name!r} must be a number of seconds, not {value!r}")
         value = float(value)
     return value

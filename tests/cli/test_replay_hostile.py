@@ -48,6 +48,14 @@ def test_a_bad_line_in_the_middle_is_still_an_error(tmp_path, capsys):
     assert code == 2 and "line 3" in err and "not valid JSON" in err
 
 
+def test_a_time_too_large_for_the_clock_is_an_error_naming_it(tmp_path, capsys):
+    # found by the fuzz test below: 1.8e302 s is finite, but not in microseconds
+    objs = [json.loads(x) for x in GOOD]
+    objs[1]["at"] = 1.797693134862316e+302
+    code, out, err = replay(tmp_path, capsys, "\n".join(json.dumps(o) for o in objs) + "\n")
+    assert code == 2 and "line 2" in err and "'at'" in err and "1.797693134862316e+302" in err
+
+
 _values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
                        lambda inner: st.lists(inner, max_size=3)
                        | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
