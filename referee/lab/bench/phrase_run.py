@@ -54,7 +54,8 @@ def run(args, name: str, items: list[corpus.Item], grammar, labels: dict[str, st
     out = Path(args.out or "BENCHMARKS.md")
     command = f"referee bench --{name}" + "".join(
         f" --{o} {shlex.quote(str(getattr(args, o)))}"
-        for o in ("engine", "split", "dev", "corpus") if getattr(args, o)) + ("" if out.name == "BENCHMARKS.md" else f" --out {out}")
+        for o in ("engine", "split", "dev", "corpus") if getattr(args, o)) \
+        + ("" if out.name == "BENCHMARKS.md" else f" --out {out}")
     # model files named from the repository, not from this machine's paths
     root = str(Path(__file__).resolve().parents[3]) + os.sep
     meta = {"command": command, "engine": engine_desc(recogniser, args).replace(root, ""),

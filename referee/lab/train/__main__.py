@@ -100,8 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.leave_out or a.talk_after or a.near or a.goops is not None or a.others is not None:
             ap.error("edges: --leave-out, --talk-after, --near, --goops and --others are the "
                      "phrase classifier's (the edge network learns from card calls alone)")
-        jobs = edges.plan(a.per_card, a.seed, hibari=a.hibari, piper=a.piper, vocode=a.vocode,
-                          diphone=a.diphone, pico=a.pico)
+        jobs = edges.plan(a.per_card, a.seed, **_shares(a))
         edges.build(a.out, jobs, a.seed, a.workers)
         print(f"wrote {a.out} in {time.time() - t0:.0f} s")
     elif a.what == "fit-edges":
@@ -112,22 +111,18 @@ def main(argv: list[str] | None = None) -> int:
         from referee.lab.train import data
         if a.what == "numbers":
             from referee.lab.train import numbers
-            jobs = numbers.plan(a.per_number, a.others, a.seed, hibari=a.hibari, piper=a.piper,
-                                vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out,
-                                pico=a.pico)
+            jobs = numbers.plan(a.per_number, a.others, a.seed, leave_out=a.leave_out,
+                                **_shares(a))
         elif a.what == "partials":
             from referee.lab.train import partials
-            jobs = partials.plan(a.per_partial, a.calls, a.others, a.seed, hibari=a.hibari,
-                                 piper=a.piper, vocode=a.vocode, diphone=a.diphone,
-                                 leave_out=a.leave_out, pico=a.pico)
+            jobs = partials.plan(a.per_partial, a.calls, a.others, a.seed,
+                                 leave_out=a.leave_out, **_shares(a))
         elif a.what == "plays":
             from referee.lab.train import plays
-            jobs = plays.plan(a.per_play, a.others, a.seed, hibari=a.hibari, piper=a.piper,
-                              vocode=a.vocode, diphone=a.diphone, leave_out=a.leave_out,
-                              pico=a.pico)
+            jobs = plays.plan(a.per_play, a.others, a.seed, leave_out=a.leave_out, **_shares(a))
         else:
-            jobs = data.plan(a.per_card, a.goops, a.others, a.seed, a.hibari, a.piper, a.vocode,
-                             a.diphone, a.talk_after, a.near, a.leave_out, pico=a.pico)
+            jobs = data.plan(a.per_card, a.goops, a.others, a.seed, talk_after=a.talk_after,
+                             near=a.near, leave_out=a.leave_out, **_shares(a))
         work = None
         if a.what == "tails":
             from referee.lab.train import tails
@@ -169,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         fit.main(a.data or [CACHE / data_file], a.out or models / f"{kind}.npz",
                  a.epochs, a.seed, a.init, a.lr, names)
     return 0
+
+
+def _shares(a: argparse.Namespace) -> dict[str, float]:
+    """A set's voice shares (options of :func:`_data_options`), as ``data.assign`` takes them."""
+    return {k: getattr(a, k) for k in ("hibari", "piper", "vocode", "diphone", "pico")}
 
 
 def _data_options(d: argparse.ArgumentParser, out: Path) -> None:
