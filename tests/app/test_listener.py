@@ -411,28 +411,31 @@ def _same_words_at_once(path, own_db: float, names: list[str]) -> list[tuple]:
     return sorted(calls(events))
 
 
+def _dealers_reading(tmp_path, reading):
+    """The one utterance heard when the dealer's queen of hearts is read as ``reading`` on
+    the dealer's mic and as itself in its leaks on ann's and bob's."""
+    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)], n_ch=3)
+    events = list(Listener(RecordingSource(wav, players=["dealer", "ann", "bob"]),
+                           ToneRecogniserDouble(misread={0: reading}),
+                           refine=False).events())
+    check_order(events, ["dealer", "ann", "bob"])
+    [deal] = [e for e in events if isinstance(e, Utterance)]
+    return deal
+
+
 def test_a_deal_carries_what_the_players_mics_heard_of_it_in_other_words(tmp_path):
     # the dealer's recogniser misreads the card; ann's mic has its leak, read right and
     # dropped as a copy: the deal carries that reading (the table takes it when the
     # dealer's cannot be, a card dealt already)
-    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)], n_ch=3)
-    events = list(Listener(RecordingSource(wav, players=["dealer", "ann", "bob"]),
-                           ToneRecogniserDouble(misread={0: "three of spades"}),
-                           refine=False).events())
-    [deal] = [e for e in events if isinstance(e, Utterance)]
+    deal = _dealers_reading(tmp_path, "three of spades")
     assert (deal.player, deal.said, deal.heard_elsewhere) == (
         "dealer", "three of spades", ("queen of hearts",))
-    check_order(events, ["dealer", "ann", "bob"])
 
 
 def test_the_dealers_words_cut_short_carry_the_card_the_players_mics_heard(tmp_path):
     # the dealer's recogniser reads only "queen of" (a partial call); ann's and bob's mics
     # read the leak as the card: the deal carries that card, for the table to complete it
-    wav = table(tmp_path / "t.wav", [(0, 440, 0.5, 1.0)], n_ch=3)
-    events = list(Listener(RecordingSource(wav, players=["dealer", "ann", "bob"]),
-                           ToneRecogniserDouble(misread={0: "queen of"}),
-                           refine=False).events())
-    [deal] = [e for e in events if isinstance(e, Utterance)]
+    deal = _dealers_reading(tmp_path, "queen of")
     assert (deal.player, deal.kind, deal.said, deal.heard_elsewhere) == (
         "dealer", "partial", "queen of", ("queen of hearts",))
 
