@@ -12,6 +12,7 @@
     python -m referee.lab.train fit-edges [--data FILE ...] [--out models/edges.npz] [--epochs N]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE] [--suits | --overlaps | --numbers | --partials | --plays]
+    python -m referee.lab.train average FIRST SECOND [--weight W] --out FILE
 
 ``tails`` makes the suit check's examples (the ends of the same utterances,
 see referee/train/tails.py); ``fit --suits`` fits the suit check from them
@@ -25,6 +26,7 @@ referee/lab/train/numbers.py); ``fit --numbers`` fits it (default --out models/n
 the partial-call check (referee/lab/train/partials.py; models/partials.npz); ``plays`` and
 ``fit --plays``: Swoop's play check (referee/lab/train/plays.py; models/plays.npz). ``edges`` and
 ``fit-edges``: the edge network of call timing (referee/lab/train/edges.py; models/edges.npz).
+``average``: the weighted mean of two models of one network (referee/lab/train/average.py).
 """
 
 from __future__ import annotations
@@ -73,6 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     fe.add_argument("--epochs", type=int, default=16)
     fe.add_argument("--seed", type=int, default=0)
     fe.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    av = sub.add_parser("average", help="write one model whose weights are a weighted mean "
+                        "of two of one network (a fine-tune and the model it began from)")
+    av.add_argument("first", type=Path)
+    av.add_argument("second", type=Path)
+    av.add_argument("--weight", type=float, default=0.5,
+                    help="the second model's share, 0 to 1 (default %(default)s)")
+    av.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+")
     f.add_argument("--out", type=Path)
@@ -91,6 +100,14 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--plays", action="store_true",
                    help="fit Swoop's play check (from `plays` data) instead")
     a = ap.parse_args(argv)
+    if a.what == "average":
+        from referee.lab.train.average import AverageError, average
+        try:
+            average(a.first, a.second, a.weight, a.out)
+        except AverageError as e:
+            ap.error(str(e))
+        print(f"wrote {a.out}")
+        return 0
     if a.what not in ("edges", "fit", "fit-edges"):
         a.goops = 400 if a.goops is None else a.goops
         a.others = 2000 if a.others is None else a.others
