@@ -117,8 +117,11 @@ def model_about(path: Path) -> dict:
     with np.load(path, allow_pickle=False) as z:
         meta = json.loads(str(z["meta"]))
     before = [h.get("epochs") for h in meta.get("history", [])]
-    return {"path": str(path), "trained_on": meta.get("trained_on", []),
-            "epochs": " + ".join(str(e) for e in [*before, meta.get("epochs")]),
+    epochs = " + ".join(str(e) for e in [*before, meta.get("epochs")])
+    if "averaged" in meta:  # `python -m referee.lab.train average`
+        av = meta["averaged"]
+        epochs += f" (weights averaged with `{Path(av['with']).name}`, {1 - av['weight']:.2g} of them)"
+    return {"path": str(path), "trained_on": meta.get("trained_on", []), "epochs": epochs,
             "from_scratch": True}  # the first fit of a chain has no --init
 
 
