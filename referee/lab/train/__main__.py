@@ -10,6 +10,7 @@
     python -m referee.lab.train plays [--per-play N] [--others N] [--seed S] [--out FILE]
     python -m referee.lab.train edges [--per-card N] [--seed S] [the voice shares of data]
     python -m referee.lab.train fit-edges [--data FILE ...] [--out models/edges.npz] [--epochs N]
+                                 [--init MODEL --lr RATE]
     python -m referee.lab.train fit  [--data FILE ...] [--out models/phrases.npz] [--epochs N]
                                  [--init MODEL --lr RATE] [--suits | --overlaps | --numbers | --partials | --plays]
     python -m referee.lab.train average FIRST SECOND [--weight W] --out FILE
@@ -75,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     fe.add_argument("--epochs", type=int, default=16)
     fe.add_argument("--seed", type=int, default=0)
     fe.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    fe.add_argument("--init", type=Path, help="start from this edge network (fine-tuning)")
     av = sub.add_parser("average", help="write one model whose weights are a weighted mean "
                         "of two of one network (a fine-tune and the model it began from)")
     av.add_argument("first", type=Path)
@@ -123,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     elif a.what == "fit-edges":
         from referee.lab.train import fit_edges
         out = a.out or Path(__file__).resolve().parents[3] / "models" / "edges.npz"
-        fit_edges.main(a.data, out, a.epochs, a.seed, a.lr)
+        fit_edges.main(a.data, out, a.epochs, a.seed, a.lr, init=a.init)
     elif a.what in ("data", "tails", "overlaps", "numbers", "partials", "plays"):
         from referee.lab.train import data
         if a.what == "numbers":

@@ -42,8 +42,20 @@ def init_params(rng: np.random.Generator, inputs: int) -> dict[str, np.ndarray]:
     return p
 
 
+def start_from(path: Path, fresh: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict]:
+    """The weights and meta of the edge network at ``path``, to fine-tune; ``fresh``: a new
+    network's weights, whose names and shapes it must have."""
+    with np.load(path, allow_pickle=False) as z:
+        meta = json.loads(str(z["meta"]))
+        params = {k: z[k] for k in z.files if k != "meta"}
+    if meta.get("kind") != "edges" or {k: v.shape for k, v in params.items()} != {
+            k: v.shape for k, v in fresh.items()}:
+        raise SystemExit(f"fit-edges: {path}: not an edge network of this shape")
+    return params, meta
+
+
 def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0, lr: float = 2e-3,
-         batch: int = 32) -> None:
+         batch: int = 32, init: Path | None = None) -> None:
     import jax
     import jax.numpy as jnp
     import optax
@@ -52,7 +64,14 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0, lr: float
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(xs))
     val, train = order[:max(1, len(xs) // 20)], order[max(1, len(xs) // 20):]
-    params = {k: jnp.asarray(v) for k, v in init_params(rng, xs[0].shape[1]).items()}
+    params = init_params(rng, xs[0].shape[1])
+    history = []
+    if init is not None:
+        params, before = start_from(init, params)
+        history = before.get("history", []) + [{"data": before.get("data"),
+                                                 "epochs": before.get("epochs")}]
+        print(f"starting from {init}", flush=True)
+    params = {k: jnp.asarray(v) for k, v in params.items()}
 
     def forward(p, x):  # x: (B, T, C)
         h = x
@@ -102,7 +121,8 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0, lr: float
         print(f"[{time.time() - t0:6.0f} s] epoch {e + 1}: train {np.mean(tot):.4f}, "
               f"held back {np.mean(vl):.4f}", flush=True)
     meta = {"kind": "edges", "dilations": list(DILATIONS), "kernel": KERNEL,
-            "data": [p.name for p in data], "epochs": epochs, "seed": seed}
+            "data": [p.name for p in data], "epochs": epochs, "seed": seed,
+            "history": history}
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, meta=np.array(json.dumps(meta)),
              **{k: np.asarray(v, np.float32) for k, v in params.items()})
