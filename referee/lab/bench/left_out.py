@@ -120,7 +120,8 @@ def model_about(path: Path) -> dict:
     epochs = " + ".join(str(e) for e in [*before, meta.get("epochs")])
     if "averaged" in meta:  # `python -m referee.lab.train average`
         av = meta["averaged"]
-        epochs += f" (weights averaged with `{Path(av['with']).name}`, {1 - av['weight']:.2g} of them)"
+        epochs += (f" (weights averaged with `{Path(av['with']).name}`, "
+                   f"{1 - av['weight']:.2g} of them)")
     return {"path": str(path), "trained_on": meta.get("trained_on", []), "epochs": epochs,
             "from_scratch": True}  # the first fit of a chain has no --init
 

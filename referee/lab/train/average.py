@@ -49,7 +49,8 @@ def average(first: Path, second: Path, weight: float, out: Path) -> dict:
                 + weight * b[k].astype(np.float64)).astype(np.float32) for k in a}
     meta = {**meta_b, "averaged": {"with": str(first), "weight": weight,
                                    "its_fits": meta_a.get("history", []) + [
-                                       {"trained_on": meta_a.get("trained_on"),
+                                       {"trained_on": meta_a.get("trained_on",
+                                                                 meta_a.get("data")),
                                         "epochs": meta_a.get("epochs")}]}}
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, meta=np.array(json.dumps(meta)), **mean)
