@@ -5,11 +5,11 @@ import json
 import numpy as np
 import pytest
 
-from referee.hearing.classifier import PhraseClassifier
+from referee.hearing.classifier import MODEL_PATH, PhraseClassifier
 from referee.lab.train.__main__ import main
 from referee.lab.train.average import AverageError, average
 
-MODELS = PhraseClassifier.load().path.parent
+MODELS = MODEL_PATH.parent
 
 
 def _shifted(src, dst, by):
@@ -30,9 +30,9 @@ def test_the_mean_is_weighted_by_the_second_s_share_and_loads_as_a_classifier(tm
             if k != "meta":
                 assert np.allclose(m[k], a[k] + 0.1, atol=1e-6), k
         meta = json.loads(str(m["meta"]))
+        first_meta = json.loads(str(a["meta"]))
     assert meta["averaged"]["with"] == str(first) and meta["averaged"]["weight"] == 0.25
-    assert meta["averaged"]["its_fits"][-1]["epochs"] == json.loads(
-        str(np.load(first)["meta"]))["epochs"]
+    assert meta["averaged"]["its_fits"][-1]["epochs"] == first_meta["epochs"]
     x = np.random.default_rng(0).normal(size=(80, 40)).astype(np.float32)
     assert PhraseClassifier.load(out).logits_of_features(x).shape == (
         len(PhraseClassifier.load(first).classes),)
