@@ -13,8 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.core.errors import RefereeError
 
-class AverageError(ValueError):
+
+class AverageError(RefereeError, ValueError):
     """The two model files are not one network, or a weight is out of range."""
 
 
