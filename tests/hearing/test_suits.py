@@ -24,9 +24,6 @@ NO_SUIT = {
     "two of them, Scottish": "espeak:en-gb-scotland+m2|two of them",
     "four of my friends": "flite:slt|four of my friends",
     "seven of us": "espeak:en-029+f4|seven of us",
-    "six of one, American": "flite:slt|six of one",
-    "three of them, Scottish": "espeak:en-gb-scotland+m2|three of them",
-    "two of those": "flite:awb|two of those",
 }
 
 
@@ -83,8 +80,7 @@ def unchecked():
     return PocketSphinx(suits=False, classifier=recogniser("pocketsphinx").classifier)
 
 
-@pytest.mark.parametrize("text", ["six of one, American", "two of them, Caribbean",
-                                  "three of them, Scottish", "two of those"])
+@pytest.mark.parametrize("text", ["six of one", "two of them", "two of them, Caribbean"])
 def test_talk_taken_for_a_call_is_no_call_with_the_check(speech, unchecked, text):
     # In quiet, by voices never trained on: without the check each of these
     # is a card ("six of clubs", "two of diamonds").
