@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.core.errors import RefereeError
+from referee.lab.train.model_meta import fits, read
 
 
 class AverageError(RefereeError, ValueError):
@@ -22,12 +23,9 @@ class AverageError(RefereeError, ValueError):
 
 def _load(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            arrays = {k: z[k] for k in z.files if k != "meta"}
+        return read(path)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
         raise AverageError(f"{path}: not a model file ({e})") from None
-    return meta, arrays
 
 
 def average(first: Path, second: Path, weight: float, out: Path) -> dict:
@@ -50,10 +48,7 @@ def average(first: Path, second: Path, weight: float, out: Path) -> dict:
     mean = {k: ((1 - weight) * a[k].astype(np.float64)
                 + weight * b[k].astype(np.float64)).astype(np.float32) for k in a}
     meta = {**meta_b, "averaged": {"with": str(first), "weight": weight,
-                                   "its_fits": meta_a.get("history", []) + [
-                                       {"trained_on": meta_a.get("trained_on",
-                                                                 meta_a.get("data")),
-                                        "epochs": meta_a.get("epochs")}]}}
+                                   "its_fits": fits(meta_a)}}
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, meta=np.array(json.dumps(meta)), **mean)
     return meta

@@ -20,6 +20,7 @@ import numpy as np
 from referee.core.cards import full_deck
 from referee.hearing.classifier import OTHER, PhraseClassifier
 from referee.hearing.features import N_MELS
+from referee.lab.train import model_meta
 from referee.lab.train.voices import warp_rows
 
 LAYERS = [(5, 1, 96), (5, 2, 128), (5, 1, 128), (5, 2, 160), (3, 1, 160)]
@@ -190,12 +191,7 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0,
               flush=True)
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    history = []
-    if init is not None:
-        with np.load(init, allow_pickle=False) as z:
-            prev = json.loads(str(z["meta"]))
-        history = prev.get("history", []) + [{"trained_on": prev.get("trained_on"),
-                                               "epochs": prev.get("epochs")}]
+    history = [] if init is None else model_meta.fits(model_meta.read(init)[0])
     meta = {"layers": LAYERS, "hidden": HIDDEN, "classes": names,
             "trained_on": [str(p) for p in data], "epochs": epochs, "seed": seed,
             "history": history}

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.lab.train import model_meta
+
 KERNEL = 5
 CHANNELS = 64
 DILATIONS = (1, 2, 4, 8, 16)
@@ -45,9 +47,7 @@ def init_params(rng: np.random.Generator, inputs: int) -> dict[str, np.ndarray]:
 def start_from(path: Path, fresh: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict]:
     """The weights and meta of the edge network at ``path``, to fine-tune; ``fresh``: a new
     network's weights, whose names and shapes it must have."""
-    with np.load(path, allow_pickle=False) as z:
-        meta = json.loads(str(z["meta"]))
-        params = {k: z[k] for k in z.files if k != "meta"}
+    meta, params = model_meta.read(path)
     if meta.get("kind") != "edges" or {k: v.shape for k, v in params.items()} != {
             k: v.shape for k, v in fresh.items()}:
         raise SystemExit(f"fit-edges: {path}: not an edge network of this shape")
@@ -68,8 +68,7 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0, lr: float
     history = []
     if init is not None:
         params, before = start_from(init, params)
-        history = before.get("history", []) + [{"data": before.get("data"),
-                                                 "epochs": before.get("epochs")}]
+        history = model_meta.fits(before)
         print(f"starting from {init}", flush=True)
     params = {k: jnp.asarray(v) for k, v in params.items()}
 
