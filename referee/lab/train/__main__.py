@@ -79,11 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     fe.add_argument("--init", type=Path, help="start from this edge network (fine-tuning)")
     av = sub.add_parser("average", help="write one model whose weights are a weighted mean "
                         "of two of one network (a fine-tune and the model it began from)")
-    av.add_argument("first", type=Path)
-    av.add_argument("second", type=Path)
+    av.add_argument("first", type=Path, help="a model file (.npz), e.g. the shipped one")
+    av.add_argument("second", type=Path, help="a model file of the same network, e.g. a "
+                    "fine-tune of the first")
     av.add_argument("--weight", type=float, default=0.5,
                     help="the second model's share, 0 to 1 (default %(default)s)")
-    av.add_argument("--out", type=Path, required=True)
+    av.add_argument("--out", type=Path, required=True, help="the model file to write")
     f = sub.add_parser("fit", help="train the network and write the model file")
     f.add_argument("--data", type=Path, nargs="+")
     f.add_argument("--out", type=Path)
