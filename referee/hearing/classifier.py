@@ -22,7 +22,6 @@ on padded batches; the zeroing makes a padded row give what the row alone gives.
 
 from __future__ import annotations
 
-import json
 import os
 import zipfile
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ import numpy as np
 
 from referee.core.errors import RefereeError
 from referee.hearing.features import log_mel
+from referee.hearing.model_file import read_model
 
 OTHER = "other"
 """The class of anything that is not one of our phrases: chatter, near-misses,
@@ -84,9 +84,8 @@ class PhraseClassifier:
         """The model at ``path``, else at $REFEREE_PHRASES, else ``models/phrases.npz``."""
         p = Path(path or os.environ.get("REFEREE_PHRASES") or MODEL_PATH)
         try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                params = {k: z[k].astype(np.float32) for k in z.files if k != "meta"}
+            meta, stored = read_model(p)
+            params = {k: v.astype(np.float32) for k, v in stored.items()}
             layers = [Layer(int(k), int(s), int(c)) for k, s, c in meta["layers"]]
             classes = [str(c) for c in meta["classes"]]
         except FileNotFoundError:

@@ -18,7 +18,6 @@ the noise floor (a low percentile over the stretch) less that level. The network
 
 from __future__ import annotations
 
-import json
 import os
 import zipfile
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 from referee.hearing.checks import bridged_run
 from referee.hearing.classifier import ClassifierError
 from referee.hearing.features import mel_filters
+from referee.hearing.model_file import read_model
 
 RATE = 16000
 """Hz the features are made at."""
@@ -105,9 +105,8 @@ class EdgeNet:
             raise ClassifierError(f"{p}: no edge network there (it ships in models/; `python -m "
                                   f"referee.lab.train edges` and `fit-edges` rebuild it)")
         try:
-            with np.load(p, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                params = {k: z[k].astype(np.float32) for k in z.files if k != "meta"}
+            meta, stored = read_model(p)
+            params = {k: v.astype(np.float32) for k, v in stored.items()}
             if meta.get("kind") != "edges":
                 raise KeyError("kind")
             dil = [int(d) for d in meta["dilations"]]

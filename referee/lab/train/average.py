@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from referee.core.errors import RefereeError
-from referee.lab.train.model_meta import fits, read
+from referee.hearing.model_file import read_model
+from referee.lab.train.model_meta import fits
 
 
 class AverageError(RefereeError, ValueError):
@@ -23,7 +24,7 @@ class AverageError(RefereeError, ValueError):
 
 def _load(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
     try:
-        return read(path)
+        return read_model(path)
     except (OSError, KeyError, ValueError, zipfile.BadZipFile) as e:
         raise AverageError(f"{path}: not a model file ({e})") from None
 

@@ -20,6 +20,7 @@ import numpy as np
 from referee.core.cards import full_deck
 from referee.hearing.classifier import OTHER, PhraseClassifier
 from referee.hearing.features import N_MELS
+from referee.hearing.model_file import read_model
 from referee.lab.train import model_meta
 from referee.lab.train.voices import warp_rows
 
@@ -191,7 +192,7 @@ def main(data: list[Path], out: Path, epochs: int = 12, seed: int = 0,
               flush=True)
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    history = [] if init is None else model_meta.fits(model_meta.read(init)[0])
+    history = [] if init is None else model_meta.fits(read_model(init)[0])
     meta = {"layers": LAYERS, "hidden": HIDDEN, "classes": names,
             "trained_on": [str(p) for p in data], "epochs": epochs, "seed": seed,
             "history": history}

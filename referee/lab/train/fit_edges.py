@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.hearing.model_file import read_model
 from referee.lab.train import model_meta
 
 KERNEL = 5
@@ -47,7 +48,7 @@ def init_params(rng: np.random.Generator, inputs: int) -> dict[str, np.ndarray]:
 def start_from(path: Path, fresh: dict[str, np.ndarray]) -> tuple[dict[str, np.ndarray], dict]:
     """The weights and meta of the edge network at ``path``, to fine-tune; ``fresh``: a new
     network's weights, whose names and shapes it must have."""
-    meta, params = model_meta.read(path)
+    meta, params = read_model(path)
     if meta.get("kind") != "edges" or {k: v.shape for k, v in params.items()} != {
             k: v.shape for k, v in fresh.items()}:
         raise SystemExit(f"fit-edges: {path}: not an edge network of this shape")

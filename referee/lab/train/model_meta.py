@@ -1,18 +1,7 @@
-"""A model file of `models/` as training reads it: its meta (JSON) and its weight arrays, and
-the fits its meta records."""
+"""The fits a model file's meta records (the file itself is read by
+:func:`referee.hearing.model_file.read_model`)."""
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
-
-import numpy as np
-
-
-def read(path: Path) -> tuple[dict, dict[str, np.ndarray]]:
-    """The meta and the weight arrays (by name) of the model file at ``path``."""
-    with np.load(path, allow_pickle=False) as z:
-        return json.loads(str(z["meta"])), {k: z[k] for k in z.files if k != "meta"}
 
 
 def fits(meta: dict) -> list[dict]:
