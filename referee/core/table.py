@@ -23,10 +23,11 @@ from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck
 from referee.core.events import (Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
                                  Utterance, UtteranceKind, command_name)
 from referee.core.games import goop, gops, gops_talk, make_game, soccer_talk, stroop, swoop, swoop_talk
-from referee.core.games.goop_count import CountDialogue, Say
+from referee.core.games.goop_count import CountDialogue
 from referee.core.games.gops_events import GopsPaused
 from referee.core.games.soccer_events import SoccerPaused
 from referee.core.games.swoop_events import Paused as SwoopPaused
+from referee.core.games.turns import Say
 from referee.core.journal import SUMMARY_TYPES, dumps, encode, encode_verdict
 from referee.core.judge import Judge, LateReport
 from referee.core.mics import MicChange, MicsOut, mic_words

@@ -18,21 +18,12 @@ player said, ``tick`` for how far the microphones have heard.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from referee.core.events import Count, Tally
+from referee.core.events import Count
 from referee.core.games.goop import CENTRE_MAX, FIELDS, LEFT_MAX
 from referee.core.numbers import number_words, parse_number
 from referee.core.announce import question_sentence, sentence
 from referee.core.spoken import spoken_name
-
-
-@dataclass(frozen=True)
-class Say:
-    """A sentence for the referee to speak at ``at`` (seconds)."""
-
-    text: str
-    at: float
+from referee.core.games.turns import InTurn, Say
 
 
 def read_back(player: str, field: str, value: int) -> str:
@@ -41,24 +32,16 @@ def read_back(player: str, field: str, value: int) -> str:
                     player=spoken_name(player), number=number_words(value))
 
 
-class CountDialogue:
+class CountDialogue(InTurn):
     def __init__(self, players, start: float, confirm: float = 2.0, reask: float = 8.0,
                  correct: float = 5.0, asks: int = 2) -> None:
         self.questions = [(p, f) for p in players for f in FIELDS]
-        self.confirm = confirm
-        self.reask = reask
+        super().__init__(len(self.questions), start, confirm, reask, asks)
         self.correct = correct
         """Seconds after an answer in which "no, N" corrects it, even once the next question is on."""
-        self.asks = asks
-        """How many times a question is asked again before the referee waits quietly."""
-        self.index = 0
         self.value: int | None = None
-        self.until = 0.0
-        self.asked_at = start
-        self.asked_again = 0
         self.last: tuple[str, str, float] | None = None
         """(player, field, when) of the latest answer, for a late correction."""
-        self.done = False
         self.opening = [Say(sentence("count-start", question=self.question()), start)]
 
     @property
@@ -101,23 +84,9 @@ class CountDialogue:
         return [Count(asked_player, field, number.value, end),
                 Say(read_back(asked_player, field, number.value) + again, end)]
 
-    def tick(self, now: float) -> list:
-        """The microphones have heard up to ``now``."""
-        if self.done:
-            return []
-        if self.value is None:
-            if now - self.asked_at >= self.reask and self.asked_again < self.asks:
-                self.asked_at = now
-                self.asked_again += 1
-                return [Say(self.question(), now)]
-            return []
-        if now < self.until:
-            return []
-        self.index += 1
+    @property
+    def answered(self) -> bool:
+        return self.value is not None
+
+    def _forget(self) -> None:
         self.value = None
-        if self.index == len(self.questions):
-            self.done = True
-            return [Tally(now)]
-        self.asked_at = now
-        self.asked_again = 0
-        return [Say(self.question(), now)]

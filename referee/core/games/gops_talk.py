@@ -25,7 +25,7 @@ from referee.core.spoken import amount_words, spoken_name, spoken_names
 from referee.core.numbers import spoken_number
 from referee.core.cards import RANK_WORDS
 from referee.core.games import gops
-from referee.core.games.goop_count import Say
+from referee.core.games.turns import Say
 
 #: Every word or digit that names a rank, for typed and heard bids.
 RANKS = {**{w: v for v, w in RANK_WORDS.items()}, **{str(v): v for v in RANK_WORDS},

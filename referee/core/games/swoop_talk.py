@@ -30,7 +30,7 @@ from typing import Callable
 from referee.core.announce import sentence
 from referee.core.cards import rank_from_token
 from referee.core.events import COMMANDS, Tally
-from referee.core.games.goop_count import Say
+from referee.core.games.turns import InTurn, Say
 from referee.core.games.swoop_events import GoOut, PickUp, Play, Report
 from referee.core.numbers import UNITS, parse_total
 
@@ -133,21 +133,14 @@ def read_report(text: str) -> tuple[tuple[int, ...], int | None] | None:
     return None
 
 
-class ReportDialogue:
+class ReportDialogue(InTurn):
     """Asks each player of ``to_report`` in turn what is left in their hand."""
 
     def __init__(self, to_report, start: float, confirm: float = 2.0, reask: float = 8.0,
                  asks: int = 2) -> None:
         self.players = list(to_report)
-        self.confirm, self.reask = confirm, reask
-        self.asks = asks
-        """How many times a question is asked again before the referee waits quietly."""
-        self.asked_again = 0
-        self.index = 0
+        super().__init__(len(self.players), start, confirm, reask, asks)
         self.taken = False
-        self.until = 0.0
-        self.asked_at = start
-        self.done = not self.players
         self.opening = [Tally(start)] if self.done else [Say(self.question(), start)]
 
     @property
@@ -174,26 +167,12 @@ class ReportDialogue:
         self.until = end + self.confirm
         return [Report(asked, end, cards, total)]
 
-    def tick(self, now: float) -> list:
-        """The microphones have heard up to ``now``."""
-        if self.done:
-            return []
-        if not self.taken:
-            if now - self.asked_at >= self.reask and self.asked_again < self.asks:
-                self.asked_at = now
-                self.asked_again += 1
-                return [Say(self.question(), now)]
-            return []
-        if now < self.until:
-            return []
-        self.index += 1
+    @property
+    def answered(self) -> bool:
+        return self.taken
+
+    def _forget(self) -> None:
         self.taken = False
-        if self.index == len(self.players):
-            self.done = True
-            return [Tally(now)]
-        self.asked_at = now
-        self.asked_again = 0
-        return [Say(self.question(), now)]
 
 
 #: Seconds: "Say that again." is said at most this often.
