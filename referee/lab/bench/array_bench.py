@@ -14,7 +14,6 @@ player (the game benchmark's results, when cached). Figures: docs/one-device.md.
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import numpy as np
 from referee.hearing.seats import MIN_APART
 from referee.lab.bench import array_table
 from referee.lab.bench.games import Game, Voices
+from referee.lab.cache import bench_dir
 
 HEADING = "# Mic array benchmark (issue 29, mode 1)"
 SNR = 15.0
@@ -33,8 +33,7 @@ RACES = ("race", "tie-start", "tie-draw")
 
 
 def default_dir(seed: int) -> Path:
-    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    return root / "bench" / f"array-v{array_table.VERSION}-s{seed}"
+    return bench_dir(f"array-v{array_table.VERSION}-s{seed}")
 
 
 def attributions(game: Game, audio: np.ndarray, table: array_table.Table) -> dict:

@@ -31,6 +31,7 @@ from referee.lab.sentences import (ADDRESSED, BABBLE, CHATTER, COMMANDS, GOOP_TE
                                    NEAR_MISSES, PARTIAL_CHATTER, PARTIALS, PROBE_NEAR_MISSES,
                                    UNADDRESSED)
 from referee.lab.synth import Voice, spoken_pool, synthesize, write_wav
+from referee.lab.cache import bench_dir
 
 VERSION = 5
 """Bump when the plan or the mixing changes, so old caches are not reused."""
@@ -295,9 +296,7 @@ def default_dir(seed: int = 1, dev: str | None = None) -> Path:
     """Where the corpus is cached: ``$REFEREE_CACHE`` or ``~/.cache/referee``,
     then ``bench/corpus-v{VERSION}-s{seed}`` (a development set's:
     ``bench/dev-{dev}-v{VERSION}-s{seed}``)."""
-    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    name = f"corpus-v{VERSION}-s{seed}" if dev is None else f"dev-{dev}-v{VERSION}-s{seed}"
-    return root / "bench" / name
+    return bench_dir(f"corpus-v{VERSION}-s{seed}" if dev is None else f"dev-{dev}-v{VERSION}-s{seed}")
 
 
 def babble_pool(split: str, seed: int, workdir: Path, cache: Path,

@@ -15,6 +15,7 @@ from pathlib import Path
 from referee.core.cards import Card
 from referee.core.errors import RefereeError
 from referee.lab.bench.games import Game, Speech
+from referee.lab.cache import bench_dir
 
 SLACK = 0.15
 """Seconds either side of a true utterance within which a heard call may belong to it."""
@@ -147,8 +148,7 @@ def default_dir(seed: int) -> Path:
     ``bench/games-v{VERSION}-s{seed}``."""
     from referee.lab.bench.games import VERSION
 
-    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    return root / "bench" / f"games-v{VERSION}-s{seed}"
+    return bench_dir(f"games-v{VERSION}-s{seed}")
 
 
 def referee_one(job: tuple[Game, Path, list[str]]) -> dict:

@@ -13,7 +13,6 @@ game benchmark scores it. Figures: docs/one-device.md.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from referee.lab.bench import array_table
 from referee.lab.bench.games import Game, Voices
 
 from referee.lab.bench.one_mic_report import HEADING, render
+from referee.lab.cache import bench_dir
 NOISES = (None, 10.0)
 """Table noise: none (clean), and 10 dB SNR at the mic."""
 ENROL_CARDS = 3
@@ -32,8 +32,7 @@ CALLS = ("call", "deal", "partial")
 
 
 def default_dir(seed: int) -> Path:
-    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    return root / "bench" / f"onemic-v{array_table.VERSION}-s{seed}"
+    return bench_dir(f"onemic-v{array_table.VERSION}-s{seed}")
 
 
 def _verdict(at, two: float, truth: str) -> str:

@@ -15,12 +15,12 @@ from typing import Callable
 
 from referee.lab.bench import corpus
 from referee.lab.bench.report import write_section
+from referee.lab.cache import bench_dir
 
 
 def cache_dir(name: str, version: int, seed: int) -> Path:
     """Where the ``name`` corpus of plan ``version`` and ``seed`` is kept."""
-    root = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee")
-    return root / "bench" / f"{name}-v{corpus.VERSION}.{version}-s{seed}"
+    return bench_dir(f"{name}-v{corpus.VERSION}.{version}-s{seed}")
 
 
 def run(args, name: str, items: list[corpus.Item], grammar, labels: dict[str, str],

@@ -37,9 +37,10 @@ import os
 import time
 from pathlib import Path
 
+from referee.lab.cache import cache_root
 from referee.lab.train.voices import FAMILIES
 
-CACHE = Path(os.environ.get("REFEREE_CACHE") or Path.home() / ".cache" / "referee") / "train"
+CACHE = cache_root() / "train"
 
 
 def main(argv: list[str] | None = None) -> int:
