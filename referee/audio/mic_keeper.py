@@ -171,7 +171,11 @@ class Keeper:
         return self.state[i] == PLACING
 
     def tick(self) -> list:
-        """Look for lost devices, feed silence for those lost, try them again when due."""
+        """Look for lost devices, feed silence for those lost, try them again when due.
+        Nothing once the source is stopped: its streams end then (their callbacks abort),
+        which is no device lost."""
+        if self.src._stopped.is_set():
+            return []
         now = time.monotonic()
         out: list = []
         if self._poked or now >= self._next_check:
