@@ -311,16 +311,41 @@ NEAR_MISSES = {
 }
 
 
+#: What a mic heard before the near miss: (phrase, gain in dB). Each decoder keeps a running
+#: noise estimate from one utterance to the next, so the same audio can be judged otherwise
+#: after other talk; a classifier once took "the queen is in the garden" for a card after the
+#: 2nd to 4th of these but not after none (docs/model-history.md, "Taken back").
+HEARD_BEFORE = {
+    "p-quiet": "flite:awb|two of diamonds",
+    "p-calls": "flite:slt|queen of hearts",
+    "p-mixed1": "flite:slt|two of diamonds",
+    "p-mixed2": "festival:cmu_us_slt_arctic_hts|seven of clubs",
+    "p-mixed3": "espeak:en-gb-scotland+m2|king of spades",
+}
+HISTORIES = {
+    "fresh": [],
+    "a quiet call": [("p-quiet", -11.5)],
+    "two calls": [("p-calls", 0.0), ("p-calls", -0.5)],
+    "three voices": [("p-mixed1", -10.4), ("p-mixed2", -1.6), ("p-mixed3", -6.6)],
+}
+
+
 @pytest.fixture(scope="session")
 def near_misses(tmp_path_factory):
-    return corpus(tmp_path_factory.mktemp("near"), NEAR_MISSES)
+    return corpus(tmp_path_factory.mktemp("near"), NEAR_MISSES | HEARD_BEFORE)
 
 
 @pytest.mark.parametrize("name", list(NEAR_MISSES))
-def test_near_misses_and_chatter_with_card_words_are_rejected(ps, near_misses, name):
-    got = feed(ps.stream(), pad(near_misses[name], 0.5, 0.8))
-    assert got, "the speech was not heard at all"
-    assert not [u for u in got if u.kind in CALLS_AND_SHOUTS], got
+def test_near_misses_and_chatter_with_card_words_are_rejected(near_misses, name):
+    # A recogniser of its own, a decoder per history: the verdict does not hang on which
+    # tests ran before on this worker (the session's shared recogniser).
+    rec = open_recogniser("pocketsphinx")
+    for channel, (history, before) in enumerate(HISTORIES.items()):
+        for phrase, gain_db in before:
+            feed(rec.stream(channel=channel), pad(near_misses[phrase], 0.5, 0.8) * 10 ** (gain_db / 20))
+        got = feed(rec.stream(channel=channel), pad(near_misses[name], 0.5, 0.8))
+        assert got, f"after {history}: the speech was not heard at all"
+        assert not [u for u in got if u.kind in CALLS_AND_SHOUTS], (history, got)
 
 
 def test_without_rejection_the_grammar_forces_a_card_on_chatter(near_misses):
