@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from referee.core.events import Count
 from referee.core.games.goop import CENTRE_MAX, FIELDS, LEFT_MAX
+from referee.core.games.turns import InTurn, Say
 from referee.core.numbers import number_words, parse_number
 from referee.core.announce import question_sentence, sentence
 from referee.core.spoken import spoken_name
-from referee.core.games.turns import InTurn, Say
 
 
 def read_back(player: str, field: str, value: int) -> str:
