@@ -14,6 +14,7 @@ alike names the two aloud, asks one to move, and asks both again. See docs/one-d
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -22,7 +23,7 @@ from referee.app.live_source import KEEP, RATE, LiveSource, hear_answer
 from referee.audio.blocks import Channel
 from referee.core.announce import sentence
 from referee.core.spoken import spoken_name, spoken_names
-from referee.hearing.seats import SeatMap, SeatSplitter, SeatsError
+from referee.hearing.seats import SeatMap, SeatSplitter, SeatsError, quiet_level
 
 QUIET_AFTER = 0.6
 """Seconds without voice after a name before it is taken as said."""
@@ -82,7 +83,7 @@ def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],
     todo = list(names)
     for _ in range(MOVES + 1):
         for name in todo:
-            heard[name] = _hear_name(source, say, name, answer_within)
+            heard[name] = _hear_name(source, say, name, answer_within, notify)
         parts = [heard[n] for n in names]
         spans, t = [], 0.0
         for n, x in zip(names, parts):
@@ -130,15 +131,33 @@ def seats_by_voice(source: ArraySource, voice: Any, names: Sequence[str],
 
 
 def _hear_name(source: ArraySource, say: Callable[[str], None], name: str,
-               within: float) -> np.ndarray:
+               within: float, notify: Callable[[str], None] | None = None) -> np.ndarray:
     """The array's audio of ``name`` saying their name, asked for aloud."""
     for ask in range(ASKS):
+        before = _a_second_in(source)
         say(sentence("seat-ask" if ask == 0 else "seat-unheard", player=spoken_name(name)))
-        # the question has been spoken: the first stretch of voice after it, then a pause
-        heard = hear_answer(source, source.heard(), within,
-                            lambda runs, now: now - runs[0][1] >= QUIET_AFTER)
+        # The question has been spoken: the first stretch of voice after it, then a pause.
+        # Voice is judged against the level of the second before the question, as for the
+        # voices at one mic: against the answer's own median, a name said soon after the
+        # question made that median the name's, and the stretch taken (so the seat learnt)
+        # hung on how soon it came (docs/one-device.md, "Asking for the seats").
+        floor = quiet_level(source.audio(before - RATE, before), RATE)
+        start = source.heard()
+        if notify is not None:
+            notify(f"listening for {name}: \"{name} here\"")
+        heard = hear_answer(source, start, within,
+                            lambda runs, now: now - runs[0][1] >= QUIET_AFTER, floor=floor)
         if heard is not None:
             a, runs = heard
             s, e = runs[0]
             return a[int(s * RATE): int(e * RATE)]
     raise SeatsError(f"{name}'s name was not heard: asked {ASKS} times to say \"{name} here\"")
+
+
+def _a_second_in(source: ArraySource, wait: float = 2.0) -> int:
+    """The array's samples so far, once a second of them is in (the quiet that voice is
+    judged against; at the start the first question comes sooner), or ``wait`` seconds on."""
+    end = time.monotonic() + wait
+    while source.heard() < RATE and time.monotonic() < end:
+        time.sleep(0.05)
+    return source.heard()
