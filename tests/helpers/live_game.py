@@ -184,6 +184,12 @@ def speech_spans(x: np.ndarray, rate: int = RATE, threshold: float = 0.01,
     return [(a, b) for a, b in spans]
 
 
+def journal_text(data) -> str:
+    """Every journal line under ``data``, for a failure message."""
+    files = sorted(Path(data).rglob("*.jsonl"))
+    return "\n".join(f"{f}:\n{f.read_text()}" for f in files) or f"no journal under {data}"
+
+
 def deals(data) -> list[str]:
     return [json.loads(x)["card"] for f in data.rglob("*.jsonl")
             for x in f.read_text().splitlines() if '"type":"deal"' in x]
@@ -204,6 +210,10 @@ def stroop_round(room, ref: Referee, data, deal: str, calls, n: int) -> tuple[di
     if typed:
         ref.type(card)
         time.sleep(0.5)
-    assert deals(data)[-1] == card, ref.stderr
+    assert deals(data)[-1] == card, f"{ref.stderr}\njournal:\n{journal_text(data)}"
     room.play(calls)
-    return ref.wait_objects("round", n, 25)[n - 1], typed
+    try:
+        rounds = ref.wait_objects("round", n, 25)
+    except AssertionError as e:    # what was heard and judged: the journal says
+        raise AssertionError(f"{e}\njournal:\n{journal_text(data)}") from None
+    return rounds[n - 1], typed

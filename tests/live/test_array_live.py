@@ -56,9 +56,12 @@ class Room:
 
 
 def asked(ref: Referee, who: str, count: int = 1, timeout: float = 30.0) -> None:
+    """Until the referee has asked ``who`` for their name the ``count``-th time and listens.
+    (The question is printed as it begins to be spoken; a fixed wait after that was too short
+    under load, and the name was said while the referee still spoke.)"""
     name = who.capitalize()
     ref.wait_err(f"{name}, please say: {name} here.", timeout, count)
-    time.sleep(2.6)          # the line is printed as the question begins to be spoken
+    ref.wait_err(f"listening for {who}:", 20, count)
 
 
 def test_a_one_channel_device_is_no_array(pulse, tmp_path):
