@@ -57,8 +57,9 @@ class Room:
 
 def asked(ref: Referee, who: str, count: int = 1, timeout: float = 30.0) -> None:
     """Until the referee has asked ``who`` for their name the ``count``-th time and listens.
-    (The question is printed as it begins to be spoken; a fixed wait after that was too short
-    under load, and the name was said while the referee still spoke.)"""
+    (The question is printed as it begins to be spoken; after a fixed wait from there the
+    name came before or just after the referee began to listen, as the machine's load had it:
+    docs/one-device.md, "Asking for the seats".)"""
     name = who.capitalize()
     ref.wait_err(f"{name}, please say: {name} here.", timeout, count)
     ref.wait_err(f"listening for {who}:", 20, count)
