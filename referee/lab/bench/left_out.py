@@ -20,11 +20,11 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
-
+from referee.hearing.model_file import read_model
 from referee.lab.bench import corpus, report
 from referee.lab.bench import metrics as M
 from referee.lab.bench.report import SNR_LABEL, SNR_ORDER, _fmt_rate, _mark, _table
+from referee.lab.train.model_meta import fits
 
 HEADING = "# Left-out voice family (issue 25)"
 RUNS = ("with", "without")
@@ -114,10 +114,8 @@ def _hear(job) -> tuple[list[dict], float]:
 def model_about(path: Path) -> dict:
     """What a model file says of its fit: its path, data files and epochs (those of the
     fits it was continued from first)."""
-    with np.load(path, allow_pickle=False) as z:
-        meta = json.loads(str(z["meta"]))
-    before = [h.get("epochs") for h in meta.get("history", [])]
-    epochs = " + ".join(str(e) for e in [*before, meta.get("epochs")])
+    meta = read_model(path)[0]
+    epochs = " + ".join(str(f["epochs"]) for f in fits(meta))
     if "averaged" in meta:  # `python -m referee.lab.train average`
         av = meta["averaged"]
         epochs += (f" (weights averaged with `{Path(av['with']).name}`, "
