@@ -178,7 +178,11 @@ class Keeper:
             return []
         now = time.monotonic()
         out: list = []
-        if self._poked or now >= self._next_check:
+        stopped = any(self.state[i] == OK and (st is None or not getattr(st, "active", True))
+                      for i, st in enumerate(self.src._streams))
+        # a stream that stopped: the server is asked first, so a loss it explains (the server
+        # gone, the source gone) is told as such rather than as a stream that stopped
+        if self._poked or now >= self._next_check or stopped:
             self._poked = False
             self._next_check = now + self.check_seconds
             self._check_server(now)
