@@ -178,8 +178,7 @@ class Keeper:
             return []
         now = time.monotonic()
         out: list = []
-        stopped = any(self.state[i] == OK and (st is None or not getattr(st, "active", True))
-                      for i, st in enumerate(self.src._streams))
+        stopped = any(self.state[i] == OK and _ended(st) for i, st in enumerate(self.src._streams))
         # a stream that stopped: the server is asked first, so a loss it explains (the server
         # gone, the source gone) is told as such rather than as a stream that stopped
         if self._poked or now >= self._next_check or stopped:
@@ -189,7 +188,7 @@ class Keeper:
         for i, st in enumerate(self.src._streams):
             if self.state[i] != OK:
                 continue
-            if st is None or not getattr(st, "active", True):
+            if _ended(st):
                 self.lose(i, "its stream stopped", now)
             # (with deliveries still queued, a busy listener is late, not the device)
             elif now - self.last_seen[i] > self.stall_seconds and self.src._queue.empty():
@@ -331,6 +330,11 @@ class Keeper:
         k = src._first_channel[i]
         for ch in src.channels[k:k + len(src.inputs[i].channels)]:
             self.on_change(MicChange(ch.name, lost, at, why, at_start))
+
+
+def _ended(stream: Any) -> bool:
+    """Whether an input's stream is gone or no longer active."""
+    return stream is None or not getattr(stream, "active", True)
 
 
 def end_stream(stream: Any, wait: float = 0.2) -> None:
