@@ -19,11 +19,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from referee.app.live_source import KEEP, RATE, LiveSource, hear_answer
+from referee.app.live_source import KEEP, RATE, LiveSource, ask_and_hear
 from referee.audio.blocks import Channel
 from referee.core.announce import sentence
 from referee.core.spoken import spoken_name, spoken_names
-from referee.hearing.seats import SeatMap, SeatSplitter, SeatsError, quiet_level
+from referee.hearing.seats import SeatMap, SeatSplitter, SeatsError
 
 QUIET_AFTER = 0.6
 """Seconds without voice after a name before it is taken as said."""
@@ -134,19 +134,13 @@ def _hear_name(source: ArraySource, say: Callable[[str], None], name: str,
                within: float, notify: Callable[[str], None] | None = None) -> np.ndarray:
     """The array's audio of ``name`` saying their name, asked for aloud."""
     for ask in range(ASKS):
-        before = _a_second_in(source)
-        say(sentence("seat-ask" if ask == 0 else "seat-unheard", player=spoken_name(name)))
-        # The question has been spoken: the first stretch of voice after it, then a pause.
-        # Voice is judged against the level of the second before the question, as for the
-        # voices at one mic: against the answer's own median, a name said soon after the
-        # question made that median the name's, and the stretch taken (so the seat learnt)
-        # hung on how soon it came (docs/one-device.md, "Asking for the seats").
-        floor = quiet_level(source.audio(before - RATE, before), RATE)
-        start = source.heard()
-        if notify is not None:
-            notify(f"listening for {name}: \"{name} here\"")
-        heard = hear_answer(source, start, within,
-                            lambda runs, now: now - runs[0][1] >= QUIET_AFTER, floor=floor)
+        _a_second_in(source)
+        # the first stretch of voice after the question, then a pause
+        heard = ask_and_hear(
+            source, say, sentence("seat-ask" if ask == 0 else "seat-unheard",
+                                  player=spoken_name(name)),
+            within, lambda runs, now: now - runs[0][1] >= QUIET_AFTER,
+            notify, f"listening for {name}: \"{name} here\"")
         if heard is not None:
             a, runs = heard
             s, e = runs[0]
@@ -154,10 +148,9 @@ def _hear_name(source: ArraySource, say: Callable[[str], None], name: str,
     raise SeatsError(f"{name}'s name was not heard: asked {ASKS} times to say \"{name} here\"")
 
 
-def _a_second_in(source: ArraySource, wait: float = 2.0) -> int:
-    """The array's samples so far, once a second of them is in (the quiet that voice is
-    judged against; at the start the first question comes sooner), or ``wait`` seconds on."""
+def _a_second_in(source: ArraySource, wait: float = 2.0) -> None:
+    """Until a second of the array's audio is in (the quiet that voice is judged against; at
+    the start the first question comes sooner), or ``wait`` seconds on."""
     end = time.monotonic() + wait
     while source.heard() < RATE and time.monotonic() < end:
         time.sleep(0.05)
-    return source.heard()

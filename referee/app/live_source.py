@@ -22,7 +22,7 @@ import numpy as np
 from referee.audio.blocks import Block, Channel
 from referee.audio.resampler import StreamResampler
 from referee.audio.wav import to_int16
-from referee.hearing.seats import voice_runs
+from referee.hearing.seats import quiet_level, voice_runs
 
 RATE = 16000
 """The rate the device's audio is kept and split at."""
@@ -206,6 +206,24 @@ def hear_answer(source: LiveSource, start: int, within: float,
             return a, runs
         if waited >= (within if not runs else max(within, longest or within)):
             return None
+
+
+def ask_and_hear(source: LiveSource, say: Callable[[str], None], question: str,
+                 within: float, done: Callable[[list[tuple[float, float]], float], bool],
+                 notify: Callable[[str], None] | None = None, listening: str = "",
+                 longest: float | None = None
+                 ) -> tuple[np.ndarray, list[tuple[float, float]]] | None:
+    """``say`` the ``question`` (it returns once spoken), tell ``notify`` the ``listening``
+    line, then :func:`hear_answer`, voice judged against the level of the second before the
+    question: an answer is mostly voice, and one said soon after the question made the
+    answer's own median level its voice's, so what was taken hung on how soon it came
+    (docs/one-device.md, "Asking for the seats")."""
+    before = source.heard()
+    say(question)
+    floor = quiet_level(source.audio(before - RATE, before), RATE)
+    if notify is not None and listening:
+        notify(listening)
+    return hear_answer(source, source.heard(), within, done, floor=floor, longest=longest)
 
 
 class OneMicSource(LiveSource):

@@ -4,7 +4,7 @@ voice (issue 29, mode 2).
 The mic is read by a :class:`~referee.app.live_source.OneMicSource`: silence for the listener
 until the voices are learnt. :func:`enrol` asks each talker aloud, in turn, to say their name
 and then a few card names, finds their voice in the mic's audio after the question was spoken
-(:func:`~referee.app.live_source.hear_answer`), asks again when too little voice is heard,
+(:func:`~referee.app.live_source.ask_and_hear`), asks again when too little voice is heard,
 learns the profiles (:meth:`~referee.hearing.voiceprints.VoiceBook.learn` of every answer's
 stretches of voice, as a recording's enrolment does) and lets the mic through. From then on
 each utterance is given to its talker as on a recording (:func:`referee.app.one_mic.attributed`).
@@ -18,11 +18,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from referee.app.live_source import RATE, OneMicSource, hear_answer
+from referee.app.live_source import RATE, OneMicSource, ask_and_hear
 from referee.app.one_mic import ENROL_CARDS
 from referee.core.announce import sentence
 from referee.core.spoken import amount_words, spoken_name
-from referee.hearing.seats import quiet_level
 from referee.hearing.voiceprints import ENOUGH, VoiceBook, VoicesError, features
 
 QUIET_AFTER = 0.8
@@ -97,18 +96,13 @@ def _hear_voice(source: OneMicSource, say: Callable[[str], None], name: str, car
                 ) -> tuple[np.ndarray, list[tuple[float, float]]]:
     """The mic's audio of ``name``'s answer, asked for aloud, and its stretches of voice."""
     for ask in range(ASKS):
-        before = source.heard()
-        say(sentence("voice-ask" if ask == 0 else "voice-unheard", player=spoken_name(name),
-                     cards=amount_words(cards, "card")))
-        # voice is judged against the level of the second before the question: the answer
-        # itself is mostly voice, so its own median level is no quiet (docs/one-device.md)
-        floor = quiet_level(source.audio(before - RATE, before), RATE)
-        if notify is not None:
-            notify(f"listening for {name}: \"{name} here\" and {amount_words(cards, 'card')}")
-        heard = hear_answer(
-            source, source.heard(), within, floor=floor, longest=LONGEST,
-            done=lambda runs, now: now - runs[-1][1] >= (
-                QUIET_AFTER if len(runs) >= cards + 1 else PAUSE_END))
+        heard = ask_and_hear(
+            source, say, sentence("voice-ask" if ask == 0 else "voice-unheard",
+                                  player=spoken_name(name), cards=amount_words(cards, "card")),
+            within, lambda runs, now: now - runs[-1][1] >= (
+                QUIET_AFTER if len(runs) >= cards + 1 else PAUSE_END),
+            notify, f"listening for {name}: \"{name} here\" and {amount_words(cards, 'card')}",
+            longest=LONGEST)
         if heard is None:
             continue
         a, runs = heard
