@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from referee.audio.wav import to_int16
 from referee.core.cards import full_deck
 from referee.core.events import CALLS_AND_SHOUTS
 from referee.lab.bench.corpus import DEV_SETS, PROBE_NEAR_MISSES
@@ -48,8 +49,7 @@ def plan(histories: int, seed: int) -> list[list[tuple[int, str, float]]]:
 
 
 def _feed(stream, x: np.ndarray) -> list:
-    pcm = np.concatenate([np.zeros(int(LEAD * RATE)), x, np.zeros(int(TRAIL * RATE))])
-    pcm = (np.clip(pcm, -1.0, 1.0) * 32767).astype(np.int16)
+    pcm = to_int16(np.concatenate([np.zeros(int(LEAD * RATE)), x, np.zeros(int(TRAIL * RATE))]))
     got = []
     for i in range(0, len(pcm), 1600):
         got += stream.feed(pcm[i:i + 1600])
