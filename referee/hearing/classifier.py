@@ -84,8 +84,7 @@ class PhraseClassifier:
         """The model at ``path``, else at $REFEREE_PHRASES, else ``models/phrases.npz``."""
         p = Path(path or os.environ.get("REFEREE_PHRASES") or MODEL_PATH)
         try:
-            meta, stored = read_model(p)
-            params = {k: v.astype(np.float32) for k, v in stored.items()}
+            meta, params = read_model(p, np.float32)
             layers = [Layer(int(k), int(s), int(c)) for k, s, c in meta["layers"]]
             classes = [str(c) for c in meta["classes"]]
         except FileNotFoundError:

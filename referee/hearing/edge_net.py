@@ -105,8 +105,7 @@ class EdgeNet:
             raise ClassifierError(f"{p}: no edge network there (it ships in models/; `python -m "
                                   f"referee.lab.train edges` and `fit-edges` rebuild it)")
         try:
-            meta, stored = read_model(p)
-            params = {k: v.astype(np.float32) for k, v in stored.items()}
+            meta, params = read_model(p, np.float32)
             if meta.get("kind") != "edges":
                 raise KeyError("kind")
             dil = [int(d) for d in meta["dilations"]]

@@ -8,7 +8,6 @@ seats again with the game as it stood."""
 
 from __future__ import annotations
 
-import json
 import time
 
 import numpy as np
