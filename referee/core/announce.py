@@ -54,6 +54,7 @@ TEMPLATES = {
     "game-won": "Game over. {winner} wins with {amount}.",
     "game-tied": "Game over. {players} tie with {amount}.",
     "dealt-again": "That card was already dealt. Say the card again.",
+    "deal-unclear": "Dealer, I did not catch the card. Say it again.",
     "already-dealt": "The {top_card} was already dealt.",
     "top-card": "Round {round} is on: the top card is the {top_card}.",
     "state-top-card": "The top card is the {top_card}.",

@@ -223,7 +223,9 @@ class Partial:
         return "a rank only" if self.suit is None else "a suit only"
 
 
-def _words(text: str) -> list[str]:
+def words_of(text: str) -> list[str]:
+    """The lower-case words of a call, fillers dropped ("the"), and a leading article
+    when a rank or suit word follows ("a queen")."""
     words = [w for w in _WORD.findall(text.lower()) if w not in FILLERS]
     if len(words) > 1 and words[0] in ARTICLES and words[1] != "of":
         words = words[1:]
@@ -237,7 +239,7 @@ def read_call(text: str) -> Card | Partial | None:
     m = _COMPACT.match(text.strip().lower())
     if m:
         return Card(_RANK_TOKENS[m.group(1)], _SUIT_TOKENS[m.group(2)])
-    words = _words(text)
+    words = words_of(text)
     ranks = [rank_from_token(w) for w in words]
     suits = [suit_from_token(w) for w in words]
     if len(words) == 3 and words[1] == "of" and ranks[0] and suits[2]:

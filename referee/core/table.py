@@ -15,6 +15,7 @@ It never reads a clock: "now" is the furthest the microphones have heard.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, TextIO
 
 from referee.core.announce import Announcer, deal_sentence, sentence
@@ -37,6 +38,7 @@ from referee.core.standing import score_sentence, standing, state
 from referee.core.table_options import TableOptions
 from referee.core.table_resume import Resumed
 from referee.core.table_typed import KEYBOARD, TypedInput
+from referee.core.unclear_deal import UnclearDeal
 
 #: The stream of deals the referee makes itself.
 DECK = "deck"
@@ -116,6 +118,9 @@ class Table(TypedInput, Resumed):
         """Cards dealt in this game (the judge may still hold a deal the game has not seen)."""
         self.talk = self._gops_talk()
         """GOPS: reading bids and prizes, asking for missing ones."""
+        self.unclear = UnclearDeal() if start.game == "stroop" and deck is None \
+            and DEALER in self.channels else None
+        """Stroop with a dealer's mic: a deal it did not read, asked for again."""
         self.mics_out = MicsOut()
         """Which mics' devices are lost, and were, for the races they might have joined."""
         self._race_from = self.options.offset   # the open race (Stroop round, Goop hand) began
@@ -190,6 +195,10 @@ class Table(TypedInput, Resumed):
         happening = self._happening(u.kind, u.said, start, end, stream, u.heard_elsewhere)
         if happening is not None:
             self._push(stream, happening)
+        elif stream == DEALER and self.unclear is not None and u.kind != UtteranceKind.CALL \
+                and not self.paused and not self.over:
+            self.unclear.heard(u.said, start, end, self._race_from if self.dealt else None,
+                               self._mic_heard[DEALER])
         # no play (Swoop): asked again, unless heard over the referee's voice (maybe that voice)
         elif self.misheard is not None and self.dialogue is None and not self.over and not (
                 self.options.hears_itself and getattr(self.speaker, "speaking", lambda a, b: False)(start, end)):
@@ -262,6 +271,8 @@ class Table(TypedInput, Resumed):
             return
         if stream == KEYBOARD:
             happening = self._in_typed_order(happening)
+        if isinstance(happening, Deal) and self.unclear is not None:
+            happening = replace(happening, at=self.unclear.deal_at(happening.card, happening.at))
         try:
             verdicts = self.judge.push(stream, happening)
         except LateReport as e:
@@ -299,6 +310,12 @@ class Table(TypedInput, Resumed):
     def _heard(self, stream: str, upto: float) -> None:
         if stream not in self.channels:
             return
+        if stream == DEALER and self.unclear is not None:
+            if self.unclear.ask_now(upto):
+                self._note(f"the dealer's {self.unclear.words!r} from {self.unclear.held_from:.3f} s "
+                           "is no card: asked again; the race waits for it")
+                self._say(sentence("deal-unclear"), at=upto, urgent=True)
+            upto = self.unclear.mark(upto)
         self._mic_heard[stream] = max(self._mic_heard[stream], upto)
         self._emit(self.judge.heard(stream, upto))
         now = min(self._mic_heard.values())
