@@ -48,19 +48,19 @@ class UnclearDeal:
     """Seconds after the unclear words' end before a deal can be the card said again (the
     question takes longer than that to say): a deal sooner is the deal itself, timed as
     heard, and the unclear words were something else."""
-    named: tuple[frozenset[int], frozenset[Suit]] = (frozenset(), frozenset())
-    """The ranks and suits in the unclear words: the card said again has one of them."""
-    words: str = ""
-    """The unclear words, as read."""
-    questioned: bool = False
-    """Whether the dealer has been asked for the card since the unclear words."""
     since_deal: float = 2.5
     """Seconds after the last deal began before the dealer's unclear words are taken for a
     new deal (sooner, they are the last deal's, read again, or talk)."""
     held_from: float | None = None
     """Where the dealer's words that were not read began, while the race is held for them."""
+    words: str = ""
+    """Those words, as read."""
+    named: tuple[frozenset[int], frozenset[Suit]] = (frozenset(), frozenset())
+    """The ranks and suits in them: the card said again has one of them."""
+    questioned: bool = False
+    """Whether the dealer has been asked for the card since they were heard."""
     asked: float = float("-inf")
-    """When the unclear words ended (the question was asked then)."""
+    """When they ended."""
     until: float = float("-inf")
     """Until when (the dealer's mark) the race is held."""
 
@@ -69,9 +69,9 @@ class UnclearDeal:
         """Whether words ``said`` from ``start`` to ``end`` that the dealer's mic did not
         read as a card may be a card unread: they sound like one, last at most ``longest``,
         a deal is due (no card yet, or ``since_deal`` seconds or more since the last deal
-        began at ``last_deal``) and the race is not held already. If
-        so, the race is held from ``start``, or from the dealer's ``mark`` (what the race
-        was told already) if that is later, and :meth:`ask_now` says when to ask."""
+        began at ``last_deal``) and the race is not held already. If so, the race is held
+        from ``start``, or from the dealer's ``mark`` (what the race was told already) if
+        that is later, and :meth:`ask_now` says when to ask."""
         if self.held_from is not None or end - start > self.longest or not card_like(said):
             return False
         if last_deal is not None and start - last_deal < self.since_deal:
