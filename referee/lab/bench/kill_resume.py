@@ -32,14 +32,16 @@ LINES = [(0, "seven of diamonds", 0.5), (2, "queen of hearts", 2.5), (1, "two of
 LEAK = 0.15
 
 
-def recorded_game(path: Path) -> Path:
-    """Write the game's 3-channel recording to ``path``."""
+def recorded_game(path: Path, lines: list[tuple[int, str, float]] = LINES) -> Path:
+    """Write a 3-channel recording of ``lines`` (the game's by default) to ``path``: each
+    (channel, words, seconds) said by one espeak-ng voice on its channel, leaking into the
+    other two at ``LEAK``."""
     from referee.audio.wav import resample, write_wav
     from referee.voice.voices import EspeakVoice
 
     voice = EspeakVoice(rate=150, voice="en-us")
     parts = []
-    for ch, text, at in LINES:
+    for ch, text, at in lines:
         a = voice.render(text)
         x = resample(np.frombuffer(a.samples, "<i2") / 32768.0, a.rate, RATE)
         parts.append((ch, int(at * RATE), x))
