@@ -55,6 +55,7 @@ TEMPLATES = {
     "game-tied": "Game over. {players} tie with {amount}.",
     "dealt-again": "That card was already dealt. Say the card again.",
     "deal-unclear": "Dealer, I did not catch the card. Say it again.",
+    "deal-missed": "I missed the card. Dealer, say it again, then call again.",
     "already-dealt": "The {top_card} was already dealt.",
     "top-card": "Round {round} is on: the top card is the {top_card}.",
     "state-top-card": "The top card is the {top_card}.",

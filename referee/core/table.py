@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from referee.core.announce import Announcer, deal_sentence, sentence
-from referee.core.cards import Card, DealtTwice, Partial, read_call
+from referee.core.cards import Card, DealtTwice
 from referee.core.deck import DealTimer, VirtualDeck  # noqa: F401 - VirtualDeck: part of this module's API
 from referee.core.events import (Asked, Call, Command, Deal, GameStart, Heard, Shout, Unattributed,
                                  Utterance, UtteranceKind, command_name)
@@ -38,7 +38,7 @@ from referee.core.standing import score_sentence, standing, state
 from referee.core.table_options import TableOptions
 from referee.core.table_resume import Resumed
 from referee.core.table_typed import KEYBOARD, TypedInput
-from referee.core.unclear_deal import UnclearDeal
+from referee.core.unclear_deal import UnclearDeal, dealer_card
 
 #: The stream of deals the referee makes itself.
 DECK = "deck"
@@ -193,6 +193,8 @@ class Table(TypedInput, Resumed):
                 self.screen.update(self)
             return
         happening = self._happening(u.kind, u.said, start, end, stream, u.heard_elsewhere)
+        if isinstance(happening, Call) and self.unclear is not None and not self.paused:
+            self.unclear.called(start, end)     # maybe for a card the dealer's mic did not hear
         if happening is not None:
             self._push(stream, happening)
         elif stream == DEALER and self.unclear is not None and u.kind != UtteranceKind.CALL \
@@ -216,17 +218,6 @@ class Table(TypedInput, Resumed):
         self.over = True
 
     # --- Turning heard words into game events ------------------------------------
-    def _completed(self, said: str, elsewhere: tuple[str, ...]) -> Card | None:
-        """The card a partial reading of the dealer's words ("four of") is, when other mics
-        heard that voice as one card that agrees with it and not dealt yet; else None (a
-        dealer's partial is no deal: docs/timing.md, "The dealer's words cut short")."""
-        part = read_call(said)
-        if not isinstance(part, Partial):
-            return None
-        cards = {c for c in map(Card.find, elsewhere) if c is not None and c not in self.dealt
-                 and part.rank in (None, c.rank) and part.suit in (None, c.suit)}
-        return cards.pop() if len(cards) == 1 else None
-
     def _happening(self, kind: str, said: str, start: float, end: float, stream: str,
                    elsewhere: tuple[str, ...] = ()):
         if kind == "command":
@@ -236,23 +227,19 @@ class Table(TypedInput, Resumed):
             if kind not in (UtteranceKind.CALL, UtteranceKind.PARTIAL):  # a partial call is a miscall
                 return None
             if stream == DEALER:
-                card = Card.find(said) if kind == UtteranceKind.CALL \
-                    else self._completed(said, elsewhere)
+                card, why = dealer_card(said, kind == UtteranceKind.CALL, elsewhere, self.dealt)
+                if why:
+                    self._note(why)
+                if card in self.dealt:      # one deck: not dealt, and the dealer is told
+                    self._note(f"not dealt: {DealtTwice(card)}")
+                    self._say(sentence("dealt-again"), at=end, urgent=True)
+                    if self.unclear is not None:
+                        self.unclear.dealt_twice()
+                    return None
                 # The round starts when the dealer begins to speak. The recogniser's start
                 # can precede what the dealer's mic already promised (its watermark) by a
                 # few tens of ms: the deal is then timed at that promise, not dropped.
                 at = max(start, self._mic_heard.get(DEALER, start))
-                other = next((c for c in map(Card.find, elsewhere)
-                              if c is not None and c not in self.dealt), None)
-                if card in self.dealt and other is not None:
-                    # a card dealt already is no reading of this deal: another mic's is
-                    self._note(f"the dealer's mic heard the {card.symbol}, dealt already; "
-                               f"the {other.symbol} as another mic heard it")
-                    card = other
-                if card in self.dealt:      # one deck: not dealt, and the dealer is told
-                    self._note(f"not dealt: {DealtTwice(card)}")
-                    self._say(sentence("dealt-again"), at=end, urgent=True)
-                    return None
                 return Deal(card, at) if card is not None else None
             return Call(stream, said, start, end)
         if self.start.game == "soccer" and kind in ("call", "play"):
@@ -282,6 +269,8 @@ class Table(TypedInput, Resumed):
         if isinstance(happening, Deal):
             self.dealt.add(happening.card)
             self._race_from = happening.at
+            if self.unclear is not None:
+                self.unclear.dealt(happening.at)
         # Journaled before any of the verdicts it brings.
         if self.journal is not None:
             self.journal.append(encode(happening))
@@ -315,6 +304,11 @@ class Table(TypedInput, Resumed):
                 self._note(f"the dealer's {self.unclear.words!r} from {self.unclear.held_from:.3f} s "
                            "is no card: asked again; the race waits for it")
                 self._say(sentence("deal-unclear"), at=upto, urgent=True)
+            missed = self.unclear.ask_missed(upto)
+            if missed is not None:
+                self._note(f"a call ending at {missed:.3f} s, {self.unclear.missed_after:g} s or more "
+                           "after the last round was won, and no card heard: the dealer asked for it")
+                self._say(sentence("deal-missed"), at=upto, urgent=True)
             upto = self.unclear.mark(upto)
         self._mic_heard[stream] = max(self._mic_heard[stream], upto)
         self._emit(self.judge.heard(stream, upto))
@@ -461,6 +455,8 @@ class Table(TypedInput, Resumed):
                 self.timer.decided(self.now)
             if isinstance(v, stroop.Undone) and v.reopened:
                 self.timer.reopened(self.now)
+            if self.unclear is not None:
+                self.unclear.verdict(v, self.now)
             if isinstance(v, stroop.CallJudged) and v.reason == stroop.NOT_DEALT and self.deck is None \
                     and v.call.end - self._told_waiting >= WAITING_AGAIN:
                 self._told_waiting = v.call.end     # why the call does not count (once for a burst)

@@ -27,8 +27,12 @@ class Resumed:
             self.verdicts += self.judge.push(KEYBOARD, h)
             if isinstance(h, Deal):
                 self.dealt.add(h.card)
+                if self.unclear is not None:
+                    self.unclear.dealt(h.at)
         for s in self.judge.streams:
             self.verdicts += self.judge.heard(s, upto)
+        for v in self.verdicts if self.unclear is not None else ():
+            self.unclear.verdict(v, upto)
         self.over = any(encode_verdict(v)["type"] == "final" for v in self.verdicts)
         self.now = max(self.now, upto)
 

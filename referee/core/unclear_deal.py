@@ -1,6 +1,10 @@
 """A deal the dealer's mic did not read (Stroop with a dealer's mic): the referee asks for the
 card again and holds the race at the dealer's first words until the card is heard, so the
 calls made for that card meanwhile are judged against it, not against the card before.
+A deal the mic heard nothing of shows only in the players' calls for it, long after the last
+round was won: then the dealer is asked for the card too (:meth:`UnclearDeal.called`), and the
+players call again once it is said. A deal the mic read in part ("four of") is completed from
+what the other mics heard of it (:func:`completed`).
 
 The table tells this object each utterance of the dealer's that is no deal
 (:meth:`UnclearDeal.heard`); passes every mark of the dealer's mic through :meth:`mark`, which
@@ -15,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.core.cards import Card, Suit, rank_from_token, suit_from_token, words_of
+from referee.core.cards import Card, Partial, Suit, rank_from_token, read_call, suit_from_token, words_of
+from referee.core.games.stroop_verdicts import RoundOutcome, RoundOver, Undone
 
 
 def card_words(said: str) -> tuple[frozenset[int], frozenset[Suit]]:
@@ -33,6 +38,32 @@ def card_like(said: str) -> bool:
     ranks = [i for i, w in enumerate(words) if rank_from_token(w)]
     return any(suit_from_token(w) and len(w) > 1 and ranks and ranks[0] < i
                for i, w in enumerate(words))
+
+
+def completed(said: str, elsewhere: tuple[str, ...], dealt: set[Card]) -> Card | None:
+    """The card a partial reading of the dealer's words ("four of") is, when other mics heard
+    that voice as one card (``elsewhere``) that agrees with it and is not ``dealt`` yet; else
+    None (a dealer's partial is no deal: docs/timing.md, "The dealer's words cut short")."""
+    part = read_call(said)
+    if not isinstance(part, Partial):
+        return None
+    cards = {c for c in map(Card.find, elsewhere) if c is not None and c not in dealt
+             and part.rank in (None, c.rank) and part.suit in (None, c.suit)}
+    return cards.pop() if len(cards) == 1 else None
+
+
+def dealer_card(said: str, whole: bool, elsewhere: tuple[str, ...], dealt: set[Card]
+                ) -> tuple[Card | None, str]:
+    """The card the dealer's words read as ``said`` name (``whole``: read as a whole card, else
+    as a partial one), helped by what other mics heard of that voice (``elsewhere``), and a note
+    when those chose it ('' otherwise): a partial reading is :func:`completed` from them, and a
+    card ``dealt`` already, read so on the dealer's mic, is the one they heard if that is not."""
+    card = Card.find(said) if whole else completed(said, elsewhere, dealt)
+    other = next((c for c in map(Card.find, elsewhere) if c is not None and c not in dealt), None)
+    if card in dealt and other is not None:     # no reading of this deal: another mic's is
+        return other, (f"the dealer's mic heard the {card.symbol}, dealt already; the "
+                       f"{other.symbol} as another mic heard it")
+    return card, ""
 
 
 @dataclass
@@ -63,6 +94,17 @@ class UnclearDeal:
     """When they ended."""
     until: float = float("-inf")
     """Until when (the dealer's mark) the race is held."""
+    missed_after: float = 2.0
+    """Seconds after a round was won or drawn from which a player's call means a card was
+    dealt that the dealer's mic did not hear (sooner, it is a late call for that round)."""
+    last_deal: float = float("-inf")
+    """When the last card dealt was turned."""
+    settled: float | None = None
+    """When the last round was won or drawn; None while a round is open."""
+    missed: float | None = None
+    """The end of the first call made since then for a card not heard, until asked."""
+    asked_for: float | None = None
+    """The round (its ``settled``) whose next card has been asked for."""
 
     def heard(self, said: str, start: float, end: float, last_deal: float | None,
               mark: float) -> bool:
@@ -86,7 +128,7 @@ class UnclearDeal:
         talk read as card words just before a deal asks nothing)."""
         if self.held_from is None or self.questioned or upto < self.asked + self.answer_after:
             return False
-        self.questioned = True
+        self.questioned, self.asked_for = True, self.settled
         return True
 
     def mark(self, upto: float) -> float:
@@ -110,3 +152,49 @@ class UnclearDeal:
                 or card.rank not in ranks and card.suit not in suits:
             return at
         return min(at, held)
+
+    def dealt(self, at: float) -> None:
+        """A card dealt, turned at ``at``: a round is open."""
+        self.last_deal = max(self.last_deal, at)
+
+    def round_over(self, at: float | None) -> None:
+        """The open round won or drawn at ``at`` (None: reopened by an undo)."""
+        self.settled, self.missed = at, None
+
+    def verdict(self, v, now: float) -> None:
+        """Follows the rounds in the game's verdicts: a round won or drawn (at its winning
+        call's end, else ``now``), a round reopened by an undo."""
+        if isinstance(v, RoundOver) and v.outcome in (RoundOutcome.WON, RoundOutcome.DRAW):
+            self.round_over(v.winning_call.end if v.winning_call else now)
+        elif isinstance(v, Undone) and v.reopened:
+            self.round_over(None)
+
+    def dealt_twice(self) -> None:
+        """A card heard from the dealer was dealt already, and the dealer asked to say the card
+        again: no other question for this round's card."""
+        self.asked_for, self.missed = self.settled, None
+
+    def called(self, start: float, end: float) -> bool:
+        """Whether a player's call from ``start`` to ``end`` is one for a card not heard: it
+        begins ``missed_after`` or more after the last round was won or drawn, no card has
+        been dealt since, and neither that card nor the dealer's unclear words have been asked
+        for. If so, :meth:`ask_missed` says when to ask."""
+        if self.settled is None or self.last_deal > self.settled or self.held_from is not None \
+                or self.asked_for == self.settled or start - self.settled < self.missed_after:
+            return False
+        self.missed = end if self.missed is None else min(self.missed, end)
+        return True
+
+    def ask_missed(self, upto: float) -> float | None:
+        """The end of such a call when the dealer is to be asked for the card now, the
+        dealer's mic heard to ``upto``; else None. Asked once that mic has been heard to the
+        end of the call with still no card dealt (its recogniser may be late with the deal),
+        once a round."""
+        if self.missed is None or upto < self.missed:
+            return None
+        end, self.missed = self.missed, None
+        if self.settled is None or self.last_deal > self.settled or self.held_from is not None \
+                or self.asked_for == self.settled:     # dealt since, or asked already
+            return None
+        self.asked_for = self.settled
+        return end

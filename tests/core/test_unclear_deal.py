@@ -162,3 +162,76 @@ def test_words_soon_after_a_deal_are_that_deal_read_again():
     assert not u.heard("three club", 32.3, 33.1, 31.4, mark=32.0)      # the 2♣ began at 31.4
     assert u.heard("three club", 34.0, 34.8, 31.4, mark=33.9)
 
+
+
+MISSED = "I missed the card. Dealer, say it again, then call again."
+
+
+def test_calls_long_after_a_won_round_with_no_card_heard_ask_the_dealer_once(tmp_path):
+    table, speaker, journal, out = make(tmp_path)
+    won_round_one(table)                              # ann's call ends at 2.6
+    # the 7♣ turned at 4.0; the dealer's mic heard nothing of it. bob and ann call for it
+    table.hear(utter("bob", "six of diamonds", 5.0, 5.6))
+    marks(table, 5.5)
+    assert MISSED not in [s.text for s in speaker.history()]   # the dealer's mic not yet at 5.6
+    marks(table, 6.0)
+    table.hear(utter("ann", "two of hearts", 6.2, 6.8))
+    marks(table, 7.0)
+    assert [s.text for s in speaker.history()].count(MISSED) == 1
+    # said again; the calls before it were for a card not known: the players call again
+    table.hear(utter(None, "seven of clubs", 8.0, 8.6))
+    table.hear(utter("ann", "two of hearts", 9.0, 9.6))
+    marks(table, 10.0)
+    table.finish()
+    speaker.close()
+    journal.close()
+    assert rounds(out) == [("ann", "3S"), ("ann", "7C")]
+    objects = read_journal(journal.path).objects
+    assert any(o["type"] == "note" and "the dealer asked for it" in o["text"] for o in objects)
+    assert [s.text for s in speaker.history()].count(MISSED) == 1
+
+
+def test_no_question_for_a_late_call_or_a_call_after_a_card_heard(tmp_path):
+    table, speaker, journal, out = make(tmp_path)
+    won_round_one(table)
+    table.hear(utter("bob", "six of diamonds", 3.1, 3.7))          # late for the 3♠
+    marks(table, 4.0)
+    table.hear(utter(None, "seven of clubs", 5.0, 5.6))
+    table.hear(utter("bob", "six of diamonds", 6.0, 6.6))          # wins the 7♣
+    marks(table, 7.0)
+    # the dealer's recogniser reports the next card late: the call arrives first
+    table.hear(utter("ann", "ten of hearts", 10.5, 11.1))
+    table.hear(Heard("ann", 11.5))
+    table.hear(Heard("bob", 11.5))
+    table.hear(utter(None, "nine of clubs", 9.5, 10.1))
+    marks(table, 11.5)
+    table.finish()
+    speaker.close()
+    assert MISSED not in [s.text for s in speaker.history()]
+    assert rounds(out) == [("ann", "3S"), ("bob", "7C"), ("ann", "9C")]
+
+
+def test_a_card_not_heard_is_asked_for_once_a_round_and_not_after_an_undo_or_a_late_deal():
+    u = UnclearDeal()
+    u.dealt(1.0)
+    u.round_over(2.6)
+    assert not u.called(3.5, 4.1)                    # 0.9 s after: a late call
+    assert u.called(4.8, 5.4) and u.ask_missed(5.0) is None and u.ask_missed(5.5) == 5.4
+    assert not u.called(6.0, 6.6)                    # asked once for that card
+    u.dealt(7.0)
+    u.round_over(None)                               # open again (an undo)
+    assert not u.called(12.0, 12.6)
+    u.round_over(13.0)
+    assert u.called(15.5, 16.0)
+    u.dealt(15.0)                                    # the card heard after all, turned before
+    assert u.ask_missed(16.5) is None
+
+
+def test_one_question_when_the_unclear_words_come_after_a_call_for_that_card():
+    u = UnclearDeal()
+    u.dealt(1.0)
+    u.round_over(2.6)
+    assert u.called(5.0, 5.6)                       # reported before the dealer's words
+    assert u.heard("i have ace diamond", 4.0, 4.8, 1.0, mark=3.0)
+    assert u.ask_missed(6.0) is None and u.ask_now(6.0)
+    assert not u.called(7.0, 7.6) and u.ask_missed(8.0) is None
