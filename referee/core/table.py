@@ -307,7 +307,7 @@ class Table(TypedInput, Resumed):
             missed = self.unclear.ask_missed(upto)
             if missed is not None:
                 self._note(f"a call ending at {missed:.3f} s, {self.unclear.missed_after:g} s or more "
-                           "after the last round was won, and no card heard: the dealer asked for it")
+                           "after the last round was decided, and no card heard: the dealer asked for it")
                 self._say(sentence("deal-missed"), at=upto, urgent=True)
             upto = self.unclear.mark(upto)
         self._mic_heard[stream] = max(self._mic_heard[stream], upto)

@@ -11,8 +11,10 @@ The table tells this object each utterance of the dealer's that is no deal
 holds it at the start of those words while it waits, and :meth:`ask_now`, which says when to
 ask; and times a deal made while it waits at that start when it is the card said again
 (:meth:`deal_at`): the card was on the table from then. It waits ``wait`` seconds after the
-words, then lets the race go on as before. See docs/timing.md, "A deal the dealer's
-mic did not read".
+words, then lets the race go on as before. For a card heard not at all, the table tells it
+each deal (:meth:`dealt`), each verdict (:meth:`verdict`) and each player's call
+(:meth:`called`), and asks when :meth:`ask_missed` says so. See docs/timing.md, "A deal the
+dealer's mic did not read" and "A deal the dealer's mic heard nothing of".
 """
 
 from __future__ import annotations
@@ -100,7 +102,8 @@ class UnclearDeal:
     last_deal: float = float("-inf")
     """When the last card dealt was turned."""
     settled: float | None = None
-    """When the last round was won or drawn; None while a round is open."""
+    """When the last round was won or drawn (None: none yet, or reopened by an undo); a deal
+    after it opens the next round."""
     missed: float | None = None
     """The end of the first call made since then for a card not heard, until asked."""
     asked_for: float | None = None
