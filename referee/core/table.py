@@ -301,14 +301,14 @@ class Table(TypedInput, Resumed):
             return
         if stream == DEALER and self.unclear is not None:
             if self.unclear.ask_now(upto):
-                self._note(f"the dealer's {self.unclear.words!r} from {self.unclear.held_from:.3f} s "
-                           "is no card: asked again; the race waits for it")
-                self._say(sentence("deal-unclear"), at=upto, urgent=True)
+                self._ask_dealer("deal-unclear", self.unclear.held_from, upto,
+                                 f"the dealer's {self.unclear.words!r} from "
+                                 f"{self.unclear.held_from:.3f} s is no card: asked again; the race waits for it")
             missed = self.unclear.ask_missed(upto)
             if missed is not None:
-                self._note(f"a call ending at {missed:.3f} s, {self.unclear.missed_after:g} s or more "
-                           "after the last round was decided, and no card heard: the dealer asked for it")
-                self._say(sentence("deal-missed"), at=upto, urgent=True)
+                self._ask_dealer("deal-missed", missed, upto, f"a call ending at {missed:.3f} s, "
+                                 f"{self.unclear.missed_after:g} s or more after the last round was "
+                                 "decided, and no card heard: the dealer asked for it")
             upto = self.unclear.mark(upto)
         self._mic_heard[stream] = max(self._mic_heard[stream], upto)
         self._emit(self.judge.heard(stream, upto))
@@ -490,6 +490,12 @@ class Table(TypedInput, Resumed):
         if self.speaker is not None:
             self.speaker.say(text, urgent=urgent, at=at, droppable=droppable, cuts_scores=cuts_scores)
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, **fields) -> None:
         if self.journal is not None:
-            self.journal.append({"type": "note", "at": self.now, "text": text})
+            self.journal.append({"type": "note", "at": self.now, "text": text, **fields})
+
+    def _ask_dealer(self, question: str, about: float, at: float, text: str) -> None:
+        """Asks the dealer for a card (``question``: a sentence's name), noted with that name
+        and ``about``, when what made it ask began (unclear words) or ended (a call)."""
+        self._note(text, asked=question, about=round(about, 6))
+        self._say(sentence(question), at=at, urgent=True)

@@ -181,6 +181,20 @@ def test_a_game_refereed_through_play_is_scored_consistently(tmp_path_factory):
     again = games_run.score(game, {**ran, "journal": early})
     assert not again["deals"][-1]["heard"] and rec["deals"][-1]["heard"]
     assert again["phantom_deals"] == rec["phantom_deals"] + 1
+    # a question to the dealer is over a deal not heard only when the deal it was about (the
+    # last begun by then) was not heard
+    first = [u for u in game.utts if u.kind == Speech.DEAL][0]
+    plain = [o for o in ran["journal"] if "asked" not in o]
+    note = {"type": "note", "at": 0.0, "text": "asked", "asked": "deal-missed",
+            "about": first.start + 1.0}
+    heard = games_run.score(game, {**ran, "journal": plain + [note]})
+    assert [q["deal_missed"] for q in heard["questions"]] == [not rec["deals"][0]["heard"]]
+    lost = [o for o in plain if not (o["type"] == "deal" and o["card"] == str(Card.parse(first.text)))]
+    missed = games_run.score(game, {**ran, "journal": lost + [note]})
+    assert [q["deal_missed"] for q in missed["questions"]] == [True]
+    assert games_report.figures([missed])["asked"] == (1, 1)
+    before = games_run.score(game, {**ran, "journal": plain + [{**note, "about": first.start - 2}]})
+    assert [q["deal_missed"] for q in before["questions"]] == [False]    # no card yet
 
 
 def test_hearing_benchmark_options_are_refused_with_games(capsys):

@@ -41,7 +41,10 @@ def summary(records: list[dict]) -> list[str]:
         f"{sum(d['heard'] for d in deals)}/{len(deals)}; chatter to call/partial "
         f"{sum(c['as_call'] > 0 for c in chat)}/{sum(c['as_partial'] > 0 for c in chat)} of "
         f"{len(chat)}; calls nobody made {sum(rec['phantoms'] for rec in records)}; deals "
-        f"nobody made {sum(rec.get('phantom_deals', 0) for rec in records)}"]
+        f"nobody made {sum(rec.get('phantom_deals', 0) for rec in records)}; dealer asked "
+        f"{sum(len(rec.get('questions', ())) for rec in records)} times, "
+        f"{sum(q['deal_missed'] for rec in records for q in rec.get('questions', ()))} over a "
+        "deal not heard"]
     for band, test in (("all", lambda s: True), (">=15 dB", lambda s: s >= 15),
                        ("<=10 dB", lambda s: s <= 10)):
         hs = [c for c in timed(calls) if test(c["snr"])]

@@ -76,6 +76,8 @@ def figures(records: list[dict]) -> dict:
         "chatter_call": (sum(c["as_call"] > 0 for c in chat), len(chat)),
         "phantoms": sum(r["phantoms"] for r in records),
         "phantom_deals": sum(r.get("phantom_deals", 0) for r in records),
+        "asked": (sum(q["deal_missed"] for r in records for q in r.get("questions", ())),
+                  sum(len(r.get("questions", ())) for r in records)),
     }
 
 
@@ -158,6 +160,8 @@ def render(records: list[dict], meta: dict) -> str:
     rows.append(["calls heard that nobody made"] + [str(figs[s]["phantoms"]) for s in present])
     rows.append(["deals heard that nobody made (a call taken for the dealer's)"]
                 + [str(figs[s]["phantom_deals"]) for s in present])
+    rows.append(["the dealer asked for a card: times (of them over a deal not heard)"]
+                + ["{1} ({0})".format(*figs[s]["asked"]) for s in present])
     for s_label, fn in (("deal time error (heard − true start), median / p90 of |·|", _deal_err),):
         rows.append([s_label] + [fn(by[s]) for s in present])
     L += _table(["", *present], rows) + [""]
@@ -199,4 +203,7 @@ ABOUT = (
     "those events. Each game is refereed by the code of `referee play stroop --audio "
     "GAME.wav --names dealer,... --json`; a heard call belongs to a true one on the same "
     "mic within 150 ms of it; a dealt card is heard when its deal is journaled from 1 s "
-    "before the dealer's words to their end.")
+    "before the dealer's words to their end. A recording answers no question: when the referee "
+    "asks the dealer for a card (words read as no card, or calls long after a won round with "
+    "no card heard), the question counts as over a deal not heard when the last deal begun by "
+    "then was not heard.")

@@ -22,6 +22,9 @@ SLACK = 0.15
 DEAL_LEAD = 1.0
 """Seconds before the dealer's words within which a heard deal of that card is theirs
 (a recogniser's segment may open in the noise before the voice)."""
+ASK_SLACK = 0.5
+"""Seconds after the time a question to the dealer was about (noted with it) within which a
+true deal may begin and still be the deal it asked for (its words' start may be read early)."""
 
 
 class PlayFailed(RefereeError, RuntimeError):
@@ -115,6 +118,16 @@ def score(game: Game, ran: dict) -> dict:
         chatter.append({**base, "player": u.speaker, "family": game.family(u.speaker),
                         "text": u.text, "as_call": sum(Card.find(h["said"]) is not None for h in got),
                         "as_partial": sum(Card.find(h["said"]) is None for h in got)})
+    true_deals = [u for u in game.utts if u.kind == Speech.DEAL]
+    questions = []
+    for o in ran["journal"]:
+        if o.get("type") == "note" and "asked" in o:
+            # the deal it was about: the last begun by then (words read as no card begin
+            # with it; a call for it ends after it); none before the first
+            i = max((i for i, u in enumerate(true_deals) if u.start <= o["about"] + ASK_SLACK),
+                    default=None)
+            questions.append({"asked": o["asked"], "about": o["about"],
+                              "deal_missed": i is not None and not deals[i]["heard"]})
     rounds = _rounds(game, ran["printed"])
     final = next((o for o in ran["printed"] if o.get("type") == "final"), None)
     heard_rounds = sum(o.get("type") == "round" for o in ran["printed"])
@@ -124,7 +137,7 @@ def score(game: Game, ran: dict) -> dict:
             "duration": game.duration, "wall": round(ran["wall"], 3),
             "cpu": round(ran["cpu"], 3), "rounds": rounds, "right": right,
             "calls": calls, "deals": deals, "chatter": chatter,
-            "phantom_deals": len(heard_deals) - len(used_deals),
+            "phantom_deals": len(heard_deals) - len(used_deals), "questions": questions,
             "phantoms": len(heard_calls) - len(used)
             - sum(c["as_call"] + c["as_partial"] for c in chatter)}
 
