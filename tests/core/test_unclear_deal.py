@@ -71,7 +71,7 @@ def test_a_deal_not_read_is_asked_for_and_the_calls_meanwhile_are_judged_against
     assert ASK in [s.text for s in speaker.history()]
     objects = read_journal(journal.path).objects
     assert [(o["card"], o["at"]) for o in objects if o["type"] == "deal"] == [("3S", 1.0), ("7C", 4.0)]
-    assert any(o["type"] == "note" and "asked again" in o["text"] for o in objects)
+    assert [(o["asked"], o["about"]) for o in objects if "asked" in o] == [("deal-unclear", 4.0)]
     lines = [json.dumps(o) for o in objects]
     assert [encode_verdict(v) for v in replay_lines(lines)] == [encode_verdict(v) for v in table.verdicts]
 
@@ -187,7 +187,8 @@ def test_calls_long_after_a_won_round_with_no_card_heard_ask_the_dealer_once(tmp
     journal.close()
     assert rounds(out) == [("ann", "3S"), ("ann", "7C")]
     objects = read_journal(journal.path).objects
-    assert any(o["type"] == "note" and "the dealer asked for it" in o["text"] for o in objects)
+    asked = [o for o in objects if o["type"] == "note" and "the dealer asked for it" in o["text"]]
+    assert [(o["asked"], o["about"]) for o in asked] == [("deal-missed", 5.6)]   # bob's call's end
     assert [s.text for s in speaker.history()].count(MISSED) == 1
 
 
