@@ -182,8 +182,7 @@ class UnclearDeal:
         begins ``missed_after`` or more after the last round was won or drawn, no card has
         been dealt since, and neither that card nor the dealer's unclear words have been asked
         for. If so, :meth:`ask_missed` says when to ask."""
-        if self.settled is None or self.last_deal > self.settled or self.held_from is not None \
-                or self.asked_for == self.settled or start - self.settled < self.missed_after:
+        if not self._may_ask_missed() or start - self.settled < self.missed_after:
             return False
         self.missed = end if self.missed is None else min(self.missed, end)
         return True
@@ -196,8 +195,14 @@ class UnclearDeal:
         if self.missed is None or upto < self.missed:
             return None
         end, self.missed = self.missed, None
-        if self.settled is None or self.last_deal > self.settled or self.held_from is not None \
-                or self.asked_for == self.settled:     # dealt since, or asked already
+        if not self._may_ask_missed():
             return None
         self.asked_for = self.settled
         return end
+
+    def _may_ask_missed(self) -> bool:
+        """Whether a card not heard may be asked for now: a round was won or drawn, no card
+        has been dealt since, and the dealer has not been asked for the next card (nor is being
+        asked about unclear words)."""
+        return self.settled is not None and self.last_deal <= self.settled \
+            and self.held_from is None and self.asked_for != self.settled

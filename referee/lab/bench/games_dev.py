@@ -22,7 +22,7 @@ from pathlib import Path
 
 from referee.core.cards import Card
 from referee.lab.bench import games
-from referee.lab.bench.games_report import p90_ms, timed
+from referee.lab.bench.games_report import figures, p90_ms, timed
 from referee.lab.bench.games_run import build_games, default_dir, referee_games
 
 
@@ -42,9 +42,7 @@ def summary(records: list[dict]) -> list[str]:
         f"{sum(c['as_call'] > 0 for c in chat)}/{sum(c['as_partial'] > 0 for c in chat)} of "
         f"{len(chat)}; calls nobody made {sum(rec['phantoms'] for rec in records)}; deals "
         f"nobody made {sum(rec.get('phantom_deals', 0) for rec in records)}; dealer asked "
-        f"{sum(len(rec.get('questions', ())) for rec in records)} times, "
-        f"{sum(q['deal_missed'] for rec in records for q in rec.get('questions', ()))} over a "
-        "deal not heard"]
+        "{1} times, {0} over a deal not heard".format(*figures(records)["asked"])]
     for band, test in (("all", lambda s: True), (">=15 dB", lambda s: s >= 15),
                        ("<=10 dB", lambda s: s <= 10)):
         hs = [c for c in timed(calls) if test(c["snr"])]
