@@ -36,6 +36,7 @@ class PartialCheck:
         self.model = model
         self.path = model.path
         self._partial = np.array([c in PARTIALS for c in model.classes])
+        self._rank = np.array([c in RANKS for c in model.classes])
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> PartialCheck:
@@ -50,3 +51,9 @@ class PartialCheck:
         p = self.model.probabilities(samples)
         q = np.where(self._partial, p, -1.0)
         return self.model.classes[int(np.argmax(q))], float(p[self._partial].sum())
+
+    def rank(self, samples: np.ndarray) -> tuple[str, float]:
+        """For int16 ``samples`` of one word: the likeliest bare rank and its probability."""
+        p = np.where(self._rank, self.model.probabilities(samples), -1.0)
+        k = int(np.argmax(p))
+        return self.model.classes[k], float(p[k])

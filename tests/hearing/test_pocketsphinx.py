@@ -564,6 +564,27 @@ def test_gops_talk_in_its_decoys_words_is_no_prize_but_its_prizes_are(tmp_path, 
         ("prize", "three of diamonds")]
 
 
+@pytest.mark.parametrize("voice, bid", [("espeak:en-us+f3", "bob seven"),
+                                        ("espeak:en-gb-x-gbclan+m5", "bob four"),
+                                        ("espeak:en-gb+f2", "cai queen")])
+def test_a_named_bids_rank_is_the_one_the_partial_check_hears_in_its_last_word(tmp_path,
+                                                                                voice, bid):
+    # GOPS: the decoder read these "bob ten", "bob five" and "cai queen" unsure (rejected);
+    # the partial-call check, asked about the rank word alone, hears the rank said and
+    # vouches for it (Backing.bid_rank, docs/gops-hearing.md)
+    from referee.core.games.gops import BID_KINDS
+    from referee.hearing.gops_grammar import gops_grammar
+    from speech import load, synth
+    x = pad(load(synth(bid, tmp_path / "bid.wav", voice)), 0.5, 0.8)
+    heard = {}
+    for bar in (0.7, None):
+        rec = PocketSphinx(grammar=gops_grammar(["ann", "bob", "cai"], "standard"), bid_rank=bar)
+        rec.listen_for(BID_KINDS)
+        heard[bar] = [(u.kind, u.said) for u in feed(rec.stream(), x) if u.kind != "unknown"]
+    assert heard[0.7] == [("bid", bid)]
+    assert heard[None] != heard[0.7]
+
+
 @pytest.mark.parametrize("voice, rank", [("espeak:en-us+m3", "ace"), ("flite:kal", "six")])
 def test_a_bare_bid_the_decoder_misses_is_heard_by_the_partial_checks_rank(tmp_path, voice,
                                                                            rank):

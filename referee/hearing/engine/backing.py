@@ -83,6 +83,10 @@ class Backing:
     bid_alone: float | None = 0.9
     """The partial-call check's bar for a bare bid (GOPS: "seven"), read as the bare rank it
     hears, over the decoder's bare bid or no phrase (None: never; docs/gops-hearing.md)."""
+    bid_rank: float | None = 0.7
+    """The partial-call check's bar for the rank of a bid of several words ("ann six", "I bid
+    six") as it hears the last word alone: over the decoder's rank, or vouching for the
+    decoder's rejected reading when it is the same (None: never; docs/gops-hearing.md)."""
     number_take: float | None = 0.5
     """The number check's bar for its own number over the decoder's (None: never)."""
     number_support: float | None = 0.05

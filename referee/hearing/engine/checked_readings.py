@@ -101,6 +101,25 @@ class CheckedReadings:
         return [Utterance("bid", m.said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
                           self.player, self.source)]
 
+    def _bid_rank(self, seg, m, words) -> tuple[object, float | None]:
+        """A bid of several words read by the decoder (``m``; its ``words`` with times in
+        ``seg``) as the partial-call check hears its last word, the rank, alone: its rank
+        in place of the decoder's where it gives it ``bid_rank`` or more, with that
+        probability, which vouches for the reading (it stands though the decoder's
+        confidence is 0); else ``m`` and None."""
+        eng, bk = self.engine, self.engine.backing
+        if bk.bid_rank is None or len(words) < 2:
+            return m, None
+        said, p = eng.partials.rank(seg.samples[int(words[-1][1] * eng.rate):])
+        if p < bk.bid_rank:
+            return m, None
+        if said != words[-1][0]:
+            m2 = eng.grammar.match(" ".join([*(w for w, _, _ in words[:-1]), said]))
+            if m2 is None or m2.kind != "bid":
+                return m, None
+            m = m2
+        return m, p
+
     def _partial_heard(self, seg) -> tuple[str, float, float, float] | None:
         """The partial-call check's likeliest partial call in ``seg`` and how likely one is,
         with its loud part (seconds into ``seg``); None when its speech lasts longer than a

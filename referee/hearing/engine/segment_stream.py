@@ -457,6 +457,11 @@ class SegmentStream(CheckedReadings):
                 return weighed
         if not words:
             return []
+        if m is not None and m.kind == "bid" and not pause \
+                and getattr(eng, "partials", None) is not None:
+            m, vouched = self._bid_rank(seg, m, words)
+            if vouched is not None and conf <= 0:
+                conf = vouched
         a, b = checks.trim(seg.samples, rate, words[0][1], words[-1][2])
         start, end = float(t0 + a), float(t0 + b)
         if m is not None and m.kind == "number" and not pause:
