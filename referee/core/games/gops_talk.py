@@ -1,10 +1,11 @@
 """GOPS at the table: reading spoken (or typed) bids and prizes into game events,
 the questions the referee asks, and what it says about each verdict. Pure.
 
-Whose bid is it? A bid names its player ("ann nine"), or comes from the player's
-own mic, or, on the one mic of the table, goes to the first player in seat order
-whose bid of this stage is still missing: after the reveal the players say their
-bids in seat order. Nobody is guessed at: a bid that cannot be made, or a missing
+Whose bid is it? On a player's own mic, that player's, whatever name is heard with
+it: players bid their own cards, and a misheard name ("ann six" heard as "bob six")
+must not give another player a card. On the one mic of the table, or typed, the
+player it names ("ann nine"), else the first player in seat order whose bid of this
+stage is still missing: after the reveal the players say their bids in seat order. Nobody is guessed at: a bid that cannot be made, or a missing
 bid, gets a spoken question ("Ann, your nine is in the discard pile. Which card?",
 "Cai, your bid?").
 
@@ -115,7 +116,7 @@ class GopsTalk:
                     out.append(gops.PrizeTurned(item[1], at))
                 continue
             _, named, value = item
-            who = named or player or self._next(game)
+            who = player or named or self._next(game)
             if who is None:
                 out.append(Say(f"Whose {RANK_WORDS[value]}?" if game.phase == gops.BIDS
                                else "No prize is up.", at))
