@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from referee.core.events import CALLS_AND_SHOUTS
+from referee.core.events import CALLS_AND_SHOUTS, UtteranceKind
 from referee.core.numbers import number_words, parse_number
 from referee.hearing.classifier import OTHER, ClassifierError, PhraseClassifier
 from referee.hearing.engine.base import EngineError
@@ -29,6 +29,10 @@ MIN_VOICED_RUN = 6
 #: (a low "goop" in pink noise at 15 dB was thrown out so), while what the
 #: classifier is that sure of is not clatter.
 SURE_VOICED_RUN = 3
+
+#: What the phrase classifier may hear: calls, shouts, and prizes named as cards (GOPS's
+#: standard set-up: "queen of diamonds"; docs/gops-hearing.md).
+CLASSIFIED_KINDS = CALLS_AND_SHOUTS | {UtteranceKind.PRIZE}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,6 +187,16 @@ class Backed:
                               f"{', '.join(sorted(kinds))}")
         self.hearing = None if ks == self.grammar.kinds else ks
 
+    @property
+    def classifying(self) -> bool:
+        """Whether the classifier hears the segments now: always beside calls or shouts; in a
+        grammar with neither (GOPS), only while its phrases' kind is listened for (prizes),
+        so that bids are decoded as without it (docs/gops-hearing.md)."""
+        if self.classifier is None:
+            return False
+        return bool(self.grammar.kinds & CALLS_AND_SHOUTS) or any(
+            k is not None and self.listened(k) for k in self.phrase_kinds.values())
+
     def listened(self, kind: str) -> bool:
         """Whether phrases of ``kind`` are listened for now (see :meth:`listen_for`)."""
         return self.hearing is None or kind in self.hearing
@@ -216,8 +230,8 @@ class Backed:
         self.phrase_kinds = {} if self.classifier is None else {
             name: getattr(self.grammar.match(name), "kind", None)
             for name in self.classifier.classes}
-        if not any(k in CALLS_AND_SHOUTS for k in self.phrase_kinds.values()):
-            # None of its phrases is one of this grammar's calls or shouts.
+        if not any(k in CLASSIFIED_KINDS for k in self.phrase_kinds.values()):
+            # None of its phrases is one of this grammar's calls, shouts or prizes.
             self.classifier, self.phrase_kinds = None, {}
         #: The suit check (see :mod:`.suits`), beside the classifier.
         self.suits = _check(SuitCheck, suits, self.classifier is not None and not swoop)
@@ -287,9 +301,10 @@ class Backed:
         """Whether a call ``said`` that ends ``end`` seconds into ``samples``
         ends with its suit word, as the suit check hears it (it gives that
         suit ``suit_bar`` or more): "six of one" taken for "six of clubs"
-        does not. Anything but a card call (``kind``, as the grammar has
-        it), or with no suit check, holds."""
-        if self.suits is None or kind != "call":
+        does not. Anything but a card call or a prize named as a card
+        (``kind``, as the grammar has it), or with no suit check, holds."""
+        if self.suits is None or kind not in ("call", "prize") \
+                or said.split()[-1] not in self.suits.model.classes:
             return True
         return self.suits.probability(said, samples, end, self.rate) >= self.backing.suit_bar
 
@@ -318,10 +333,10 @@ class Backed:
 
     def _load_classifier(self, classifier, swoop: bool = False) -> PhraseClassifier | None:
         """The phrase classifier (``True``: the one in models/; ``swoop``: Swoop's play
-        check), or None when it is turned off or there are no calls or shouts to listen
-        for."""
+        check), or None when it is turned off or there are no calls, shouts or prizes to
+        listen for."""
         if classifier is False or classifier is None \
-                or not self.grammar.kinds & CALLS_AND_SHOUTS:
+                or not self.grammar.kinds & CLASSIFIED_KINDS:
             return None
         if isinstance(classifier, PhraseClassifier):
             return classifier
@@ -343,7 +358,7 @@ class Backed:
         probs: dict[str, float] = {OTHER: 0.0}
         for name, q in zip(c.classes, p):
             kind = self.phrase_kinds.get(name)
-            if kind in CALLS_AND_SHOUTS and self.listened(kind):
+            if kind in CLASSIFIED_KINDS and self.listened(kind):
                 probs[name] = float(q)
             else:
                 probs[OTHER] += float(q)

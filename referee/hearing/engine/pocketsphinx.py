@@ -14,7 +14,7 @@ from referee.core.events import CALLS_AND_SHOUTS, UtteranceKind
 from referee.hearing import checks
 from referee.hearing.classifier import PhraseClassifier
 from referee.hearing.denoise import subtract as subtract_noise
-from referee.hearing.engine.backing import BACKING, Backed, Backing
+from referee.hearing.engine.backing import BACKING, CLASSIFIED_KINDS, Backed, Backing
 from referee.hearing.engine.base import DEFAULT_KINDS, EngineError
 from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.features import HOP
@@ -302,7 +302,7 @@ class PocketSphinx(Backed):
         score, reject = None, None
         if doubted and (m is None or m.kind == "partial"):
             return text, words, 0.0
-        if m is not None and m.kind in CALLS_AND_SHOUTS and self.ruled_out(m.said, probs):
+        if m is not None and m.kind in CLASSIFIED_KINDS and self.ruled_out(m.said, probs):
             return text, words, 0.0
         if m is not None:
             # GOPS's bids and prizes too: on its tuning voices, table talk taken for one 9 -> 4 of 32

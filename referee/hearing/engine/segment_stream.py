@@ -273,7 +273,7 @@ class SegmentStream(CheckedReadings):
 
     def _early(self) -> list[Utterance]:
         eng, sg, rate = self.engine, self.segmenter, self.engine.rate
-        if eng.classifier is None or eng.backing.early is None or not sg.in_speech \
+        if not eng.classifying or eng.backing.early is None or not sg.in_speech \
                 or self._decided == sg.current_first \
                 or sg.consumed - sg.current_speech < self.EARLY_MIN * rate \
                 or sg.consumed - self._looked < self.EARLY_STEP * rate:
@@ -416,7 +416,7 @@ class SegmentStream(CheckedReadings):
         accept = eng.backing.accept if accept is None else accept
         t0 = self.start + seg.first / rate
         probs = None
-        if eng.classifier is not None:
+        if eng.classifying:
             best, q, probs = eng.classify(
                 feats=normalise(self._raw_frames(seg.first, seg.samples)))
             if best != OTHER and q >= accept and eng.classifier_decides():
@@ -439,6 +439,8 @@ class SegmentStream(CheckedReadings):
                                        probs)
         said = " ".join(w for w, _, _ in words)
         m = eng.grammar.match(said) if words else None
+        if m is not None and not eng.listened(m.kind):
+            m = None  # a search that lost its way part-through ("eight" of "eight of diamonds")
         if m is None and not pause and getattr(eng, "numbers", None) is not None \
                 and eng.listened("number"):
             alone = self._number_alone(seg)

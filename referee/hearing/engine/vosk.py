@@ -9,10 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.core.events import CALLS_AND_SHOUTS, Utterance
+from referee.core.events import Utterance
 from referee.hearing.classifier import PhraseClassifier
 from referee.hearing.engine import base
-from referee.hearing.engine.backing import VOSK_BACKING, Backed, Backing
+from referee.hearing.engine.backing import CLASSIFIED_KINDS, VOSK_BACKING, Backed, Backing
 from referee.hearing.engine.base import DEFAULT_KINDS, EngineError, _as_int16
 from referee.hearing.engine.segment_stream import SegmentStream
 from referee.hearing.grammar import Grammar
@@ -116,7 +116,7 @@ class Vosk(Backed):
         m = self.grammar.match(text)
         if "[unk]" in text.split() or conf < self.min_confidence \
                 or (m is not None and not self.listened(m.kind)) \
-                or (m is not None and m.kind in CALLS_AND_SHOUTS and self.ruled_out(m.said, probs)):
+                or (m is not None and m.kind in CLASSIFIED_KINDS and self.ruled_out(m.said, probs)):
             return text, words, 0.0
         return text, words, conf
 

@@ -168,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
                                          "--out", args.out]),
             "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "machine": _machine(load, os.getloadavg()[0]),
-            "engine": recognisers["purple"].description, "kinds": args.kinds,
+            "engine": "; ".join(f"{s} set-up: {r.description}" for s, r in recognisers.items()),
+            "kinds": args.kinds,
             "elapsed": time.perf_counter() - t0}
     report.write_section(Path(args.out), render(records, meta), HEADING)
     print(f"referee bench-gops: wrote {args.out}", file=sys.stderr)
