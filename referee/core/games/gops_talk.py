@@ -5,9 +5,9 @@ Whose bid is it? On a player's own mic, that player's, whatever name is heard wi
 it: players bid their own cards, and a misheard name ("ann six" heard as "bob six")
 must not give another player a card. On the one mic of the table, or typed, the
 player it names ("ann nine"), else the first player in seat order whose bid of this
-stage is still missing: after the reveal the players say their bids in seat order. Nobody is guessed at: a bid that cannot be made, or a missing
-bid, gets a spoken question ("Ann, your nine is in the discard pile. Which card?",
-"Cai, your bid?").
+stage is still missing: after the reveal the players say their bids in seat order.
+Nobody is guessed at: a bid that cannot be made, or a missing bid, gets a spoken
+question ("Ann, your nine is in the discard pile. Which card?", "Cai, your bid?").
 
 With the referee's own prize pile (``virtual``) the talk turns each prize when
 one is due, ``pause`` seconds after the last decision, drawing from the cards

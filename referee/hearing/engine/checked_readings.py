@@ -9,6 +9,7 @@ import numpy as np
 from referee.core.events import Utterance
 from referee.hearing import checks
 from referee.hearing.engine.backing import MIN_VOICED_RUN
+from referee.hearing.grammar import Match
 
 #: Seconds an answer the number check hears alone may last ("forty seven cards" does).
 MAX_NUMBER = 1.6
@@ -101,7 +102,7 @@ class CheckedReadings:
         return [Utterance("bid", m.said, float(t0 + a), float(t0 + b), round(q, 3), self.channel,
                           self.player, self.source)]
 
-    def _bid_rank(self, seg, m, words) -> tuple[object, float | None]:
+    def _bid_rank(self, seg, m: Match, words) -> tuple[Match, float | None]:
         """A bid of several words read by the decoder (``m``; its ``words`` with times in
         ``seg``) as the partial-call check hears its last word, the rank, alone: its rank
         in place of the decoder's where it gives it ``bid_rank`` or more, with that
