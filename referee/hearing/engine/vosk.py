@@ -90,9 +90,10 @@ class Vosk(Backed):
         """One segment decoded whole by the recogniser of ``channel``: its
         words with (start, end) seconds within it, and the least of their
         confidences, or 0 when a word is ``[unk]``, one is under
-        ``min_confidence``, or the phrase is a call or shout the classifier
-        all but rules out (``probs``, see :meth:`ruled_out`). ``noise`` is
-        not used."""
+        ``min_confidence``, or the phrase is a call, shout or prize the classifier
+        all but rules out (``probs``, see :meth:`ruled_out`). A phrase of a kind not
+        listened for is no phrase to the stream (``SegmentStream._decode``). ``noise``
+        is not used."""
         rec, fed = self._recognisers.get(channel) or (None, 0)
         if rec is None:
             # One per channel, made once: Vosk logs each word the model lacks
@@ -115,7 +116,6 @@ class Vosk(Backed):
         conf = min(float(w.get("conf", 1.0)) for w in found)
         m = self.grammar.match(text)
         if "[unk]" in text.split() or conf < self.min_confidence \
-                or (m is not None and not self.listened(m.kind)) \
                 or (m is not None and m.kind in CLASSIFIED_KINDS and self.ruled_out(m.said, probs)):
             return text, words, 0.0
         return text, words, conf
