@@ -1,9 +1,10 @@
 """``--array``: a recording made by one mic array in the middle of the table (a laptop's
 stereo pair, a small USB array) instead of a mic per player. It begins with each name of
 ``--names`` saying "NAME here" in that order; from those the referee learns the seats
-(:class:`referee.hearing.seats.SeatMap`), refuses seats it cannot tell apart, and turns the
-recording into one channel per seat, which the multi-mic pipeline then hears as if each talker
-had a mic of their own. Live arrays are not done yet (docs/one-device.md).
+(:class:`referee.hearing.seats.SeatMap`) and turns the recording into one channel per seat,
+which the multi-mic pipeline then hears as if each talker had a mic of their own. Two seats it
+can hardly tell apart are named, not refused: nobody can move in a recording
+(docs/one-device.md). Live arrays: :mod:`referee.app.array_live`.
 """
 
 from __future__ import annotations
@@ -30,15 +31,15 @@ RATE = 16000
 def seat_channels(path: str, names: list[str]) -> tuple[str, SeatMap, list[tuple[float, float]]]:
     """A temporary WAV (the caller removes it) with one channel per name of ``names``, in
     order, pulled out of the array recording ``path``; the seats learnt; and where each
-    "NAME here" was heard (seconds). Raises :class:`~referee.hearing.seats.SeatsError` when the
-    names are not heard or two seats cannot be told apart, and
+    "NAME here" was heard (seconds). Seats too alike are not checked here
+    (:meth:`~referee.hearing.seats.SeatMap.too_close` says which). Raises
+    :class:`~referee.hearing.seats.SeatsError` when the names are not heard, and
     :class:`~referee.audio.wav.AudioFileError` for a file it cannot read."""
     a, rate = read_wav(path)
     if rate != RATE:
         a = resample(a, rate, RATE)
     spans = voice_spans(a, RATE, len(names))
     seats = SeatMap.learn(a, RATE, [(n, s, e) for n, (s, e) in zip(names, spans)])
-    seats.check()
     fd, out = tempfile.mkstemp(prefix="referee-seats-", suffix=".wav")
     os.close(fd)
     try:

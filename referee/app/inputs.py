@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import sys
 from dataclasses import replace
 from typing import Callable, Iterator
 
@@ -114,13 +115,14 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
                   on_change: Callable | None = None):
     """A source with one channel per seat of ``channels``, from the array recording ``audio``
     (:mod:`referee.app.array_input`), or without it from the live array ``device`` (every
-    channel of it; :mod:`referee.app.array_live`: silent until its seats are learnt)."""
+    channel of it; :mod:`referee.app.array_live`: silent until its seats are learnt); and the
+    two seats of a recording too alike to tell apart, if any (a live array asks to move)."""
     from referee.app.array_input import seat_channels
     from referee.audio.recording import RecordingSource
     from referee.hearing.seats import SeatsError
 
     if not audio:
-        return _live_array(channels, device, rate, notify, on_change)
+        return _live_array(channels, device, rate, notify, on_change), ()
     try:
         path, seats, spans = seat_channels(audio, channels)
     except SeatsError as e:
@@ -136,7 +138,19 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
     if notify is not None:
         notify("seats learnt: " + ", ".join(f"{n} at {s:.1f} s" for n, (s, _) in
                                             zip(seats.names, spans)))
-    return source
+    close = seats.too_close()
+    if close is None:
+        return source, ()
+    # live, they are asked to move; a recording is refereed all the same, and says so
+    a, b, share = close
+    line = (f"seats too alike: {a} and {b} sit in directions the array can hardly tell "
+            f"apart (only {share:.0%} of their names told apart): a call of one may be "
+            "given to the other")
+    if notify is not None:
+        notify(line)
+    else:
+        print(f"referee: {line}", file=sys.stderr, flush=True)
+    return source, ((a, b),)
 
 
 def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, start_at: float,
@@ -349,6 +363,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     audio = getattr(args, "audio", None)
     changes = turn = None
     ask = None
+    alike: tuple[tuple[str, str], ...] = ()
     one_mic = bool(getattr(args, "one_mic", False))
     if one_mic or getattr(args, "array", False):
         devices = device_list(getattr(args, "devices", None), 1)
@@ -362,8 +377,8 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         source, turn, ask = _one_mic_source(args, audio, channels, recogniser.rate, start_at,
                                             notify, device, on_change)
     elif getattr(args, "array", False):
-        source = _array_source(audio, channels, recogniser.rate, start_at, notify, device,
-                               on_change)
+        source, alike = _array_source(audio, channels, recogniser.rate, start_at, notify,
+                                      device, on_change)
         if not audio:
             ask = _ask_seats(source, channels)
     elif audio:
@@ -404,5 +419,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     from referee.app.array_input import COPY_DB, HEAR
     twins = array and HEAR is not None
     options = {"copy_db": COPY_DB} if array and COPY_DB is not None else {}
+    if alike:
+        options["alike"] = alike
     return Listening(Listener(source, recogniser, cancel=not array, twins=twins, **options),
                      source, recogniser.description, changes, turn, ask)

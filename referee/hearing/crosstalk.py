@@ -90,9 +90,15 @@ class CrossTalk:
     def __init__(self, rate: int, channels: int, players: Sequence[str | None] | None = None,
                  keep: float = 30.0, margin_db: float = 3.0, copy_db: float = 9.0,
                  min_correlation: float = 0.5, refine: bool = True, cancel: bool = True,
-                 edges: EdgeNet | None | bool = True) -> None:
+                 edges: EdgeNet | None | bool = True,
+                 alike: Iterable[tuple[str, str]] = ()) -> None:
         self.rate, self.channels = rate, channels
         self.players = list(players) if players else [None] * channels
+        self.alike = {frozenset((self.players.index(a), self.players.index(b)))
+                      for a, b in alike}
+        """Pairs of channels (by ``players``) that hear one talker alike: an array's seats
+        too alike to tell apart. The same phrase at once on both is one utterance, the
+        first reported."""
         self.keep = int(keep * rate)
         self.margin_db, self.copy_db, self.min_corr = margin_db, copy_db, min_correlation
         self.audio = np.zeros((0, channels), np.float32)
@@ -277,7 +283,8 @@ class CrossTalk:
             if k != u.channel:
                 u = replace(u, channel=k, player=self.players[k] if k < len(self.players)
                             else None)
-            if any(v.channel == u.channel and v.said == u.said and v.kind == u.kind
+            if any((v.channel == u.channel or frozenset((v.channel, u.channel)) in self.alike)
+                   and v.said == u.said and v.kind == u.kind
                    and v.start < u.end and u.start < v.end for v in self.accepted):
                 continue
             self.accepted.append(u)

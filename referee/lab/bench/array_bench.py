@@ -38,17 +38,13 @@ def default_dir(seed: int) -> Path:
 
 def attributions(game: Game, audio: np.ndarray, table: array_table.Table) -> dict:
     """The seats learnt as ``play --array`` learns them, and every utterance attributed."""
-    from referee.hearing.seats import SeatMap, SeatsError, voice_spans
+    from referee.hearing.seats import SeatMap, voice_spans
 
     rate = array_table.RATE
     spans = voice_spans(audio, rate, len(game.channels))
     seats = SeatMap.learn(audio, rate, [(n, s, e) for n, (s, e) in zip(game.channels, spans)])
     sim = seats.similarity()
-    refused = None
-    try:
-        seats.check()
-    except SeatsError as e:
-        refused = str(e)
+    close = seats.too_close()
     shifted = array_table.shifted(game, table.offset)
     utts = []
     for u in shifted.utts:
@@ -60,7 +56,7 @@ def attributions(game: Game, audio: np.ndarray, table: array_table.Table) -> dic
                      "second_share": round(at.second_share, 3)})
     enrol_err = max(abs(s - t[1]) for (s, _), t in zip(spans, table.enrol))
     apart = np.minimum(seats.apart, seats.apart.T) + 2 * np.eye(len(sim))
-    return {"refused": refused, "max_similarity": round(float(np.max(sim - 2 * np.eye(len(sim)))), 3),
+    return {"too_alike": close is not None, "max_similarity": round(float(np.max(sim - 2 * np.eye(len(sim)))), 3),
             "min_apart": round(float(apart.min()), 3),
             "enrol_err": round(enrol_err, 3), "utts": utts}
 
@@ -126,7 +122,7 @@ def _pct(k: int, n: int) -> str:
 
 
 def _attr(records: list[dict], alone: bool = True, mics: int | None = None) -> tuple[int, int]:
-    us = [u for r in records if mics in (None, r["mics"]) and not r["refused"]
+    us = [u for r in records if mics in (None, r["mics"])
           for u in r["utts"] if u["alone"] == alone]
     return sum(u["right"] for u in us), len(us)
 
@@ -181,7 +177,8 @@ def render(records: list[dict], meta: dict) -> str:
              f"{'met' if n and k / n >= 0.9 else '**missed**'} |")
     L += ["", "## Per split", "", "| | held-out | tuning |", "|---|---|---|"]
     rows = [
-        ("seats refused (too alike)", lambda rs: _pct(sum(bool(r["refused"]) for r in rs), len(rs))),
+        ("seats too alike (named, refereed all the same)",
+         lambda rs: _pct(sum(r["too_alike"] for r in rs), len(rs))),
         ("attribution, said alone", lambda rs: _pct(*_attr(rs))),
         ("attribution, overlapping another voice", lambda rs: _pct(*_attr(rs, alone=False))),
         ("rounds right, array", lambda rs: _pct(*_rounds(rs))),
@@ -195,22 +192,23 @@ def render(records: list[dict], meta: dict) -> str:
     for name, f in rows:
         L.append(f"| {name} | {f(by['held-out'])} | {f(by['tuning'])} |")
     L += ["", "## Per array (both splits)", "",
-          "| mics | games | seats refused | attribution, alone | rounds right, array | "
+          "| mics | games | seats too alike | attribution, alone | rounds right, array | "
           "rounds right, mic per player |", "|---|---|---|---|---|---|"]
     for m in array_table.MIC_COUNTS:
         rs = [r for r in records if r["mics"] == m]
         if rs:
-            L.append(f"| {m} | {len(rs)} | {sum(bool(r['refused']) for r in rs)} | "
+            L.append(f"| {m} | {len(rs)} | {sum(r['too_alike'] for r in rs)} | "
                      f"{_pct(*_attr(rs))} | {_pct(*_rounds(rs))} | {_pct(*_rounds(rs, base=True))} |")
     L += ["", "## Per game", "", "*Least apart*: of the two seats least told apart, the share "
           "of each one's \"NAME here\" that matches its own seat better than the other's (the "
-          f"smaller of the two); under {MIN_APART:.0%} the seats are refused.", "",
+          f"smaller of the two); under {MIN_APART:.0%} the two are named as too alike (live, "
+          "one of them is asked to move; a recording is refereed all the same).", "",
           "| game | players | mics | RT60 | least apart | attribution alone | rounds right | "
           "mic per player |", "|---|---|---|---|---|---|---|---|"]
     for r in records:
         b = r["baseline"]
         L.append(f"| {r['game']} | {r['players']} | {r['mics']} | {r['rt60']:.2f} s | "
-                 f"{r['min_apart']:.0%}{' (refused)' if r['refused'] else ''} | "
+                 f"{r['min_apart']:.0%}{' (too alike)' if r['too_alike'] else ''} | "
                  f"{_pct(*_attr([r]))} | {_pct(*_rounds([r]))} | "
                  f"{'–' if b is None else _pct(sum(b), len(b))} |")
     return "\n".join(L) + "\n"
