@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import queue
-import sys
 from dataclasses import replace
 from typing import Callable, Iterator
 
@@ -143,13 +142,10 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
         return source, ()
     # live, they are asked to move; a recording is refereed all the same, and says so
     a, b, share = close
-    line = (f"seats too alike: {a} and {b} sit in directions the array can hardly tell "
-            f"apart (only {share:.0%} of their names told apart): a call of one may be "
-            "given to the other")
     if notify is not None:
-        notify(line)
-    else:
-        print(f"referee: {line}", file=sys.stderr, flush=True)
+        notify(f"seats too alike: {a} and {b} sit in directions the array can hardly tell "
+               f"apart (only {share:.0%} of their names told apart): a call of one may be "
+               "given to the other")
     return source, ((a, b),)
 
 
