@@ -10,7 +10,6 @@ learn our voices" asks everyone again mid-game."""
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
