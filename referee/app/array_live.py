@@ -9,7 +9,8 @@ are learnt again ("referee seats"), the seat channels are silence: nothing is he
 
 :func:`enrol` asks each talker aloud, in turn, to say "NAME here", finds their voice in the
 array's audio after the question was spoken, learns the seats, and when two seats are too
-alike names the two aloud, asks one to move, and asks both again. See docs/one-device.md.
+alike names the two aloud, asks one to move, and asks both again; after :data:`MOVES` moves
+the game goes on with the two named. See docs/one-device.md.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ ANSWER_WITHIN = 8.0
 ASKS = 3
 """How often a talker is asked for their name before the referee gives up."""
 MOVES = 3
-"""How often two seats too alike are asked to move before the referee gives up."""
+"""How often two seats too alike are asked to move before the game goes on with them."""
 
 
 class ArraySource(LiveSource):
@@ -73,15 +74,17 @@ class ArraySource(LiveSource):
 
 def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],
           notify: Callable[[str], None] | None = None, answer_within: float = ANSWER_WITHIN
-          ) -> SeatMap:
+          ) -> tuple[SeatMap, tuple[str, str] | None]:
     """Ask each of ``names`` aloud to say "NAME here" (``say`` speaks a sentence and
     returns once it is spoken), learn their seats from the array's audio, re-ask two seats
     too alike after asking one of them to move, and start ``source`` splitting by them.
-    Raises :class:`SeatsError` when a name is not heard or the seats stay too alike."""
+    Returns the seats and the two still too alike after :data:`MOVES` moves (None when
+    every seat is told apart): the game goes on with them named, as a recording's does.
+    Raises :class:`SeatsError` when a name is not heard."""
     source.use(None)
     heard: dict[str, np.ndarray] = {}
-    todo = list(names)
-    for _ in range(MOVES + 1):
+    todo, moves = list(names), 0
+    while True:
         for name in todo:
             heard[name] = _hear_name(source, say, name, answer_within, notify)
         parts = [heard[n] for n in names]
@@ -91,27 +94,33 @@ def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],
             t += len(x) / RATE
         seats = SeatMap.learn(np.concatenate(parts), RATE, spans)
         close = seats.too_close()
-        if close is None:
+        if close is None or moves == MOVES:
             source.use(seats)
             if notify is not None:
                 notify("seats learnt: " + ", ".join(names))
-            say(sentence("seats-learnt"))
-            return seats
+                if close is not None:
+                    notify(SeatMap.alike_line(close))
+            if close is None:
+                say(sentence("seats-learnt"))
+                return seats, None
+            # nowhere left to move to, perhaps (a laptop's pair hears only in front of it)
+            say(sentence("seats-alike", players=spoken_names(close[:2])))
+            return seats, (close[0], close[1])
         a, b, share = close
         if notify is not None:
             notify(f"{a} and {b}: seats too alike ({share:.0%} of their names told apart)")
         say(sentence("seats-too-close", players=spoken_names([a, b])))
-        todo = [a, b]
-    raise SeatsError(f"{a} and {b} sit in directions the array cannot tell apart, after "
-                     f"{MOVES} moves")
+        todo, moves = [a, b], moves + 1
 
 
 def seats_by_voice(source: ArraySource, voice: Any, names: Sequence[str],
-                   notify: Callable[[str], None]) -> Callable[..., None]:
+                   notify: Callable[[str], None],
+                   alike: Callable[[Sequence[tuple[str, str]]], None] | None = None
+                   ) -> Callable[..., None]:
     """``reseat(first=False)``: learn ``source``'s seats by asking each of ``names`` aloud
-    with ``voice`` (a :class:`~referee.voice.speaker.Speaker`). The first time a failure is
-    the caller's (exit 2); mid-game ("referee seats") it is said, and the seats learnt before
-    are kept."""
+    with ``voice`` (a :class:`~referee.voice.speaker.Speaker`), and tell ``alike`` the seats
+    still too alike (an empty list: none). The first time a failure is the caller's (exit
+    2); mid-game ("referee seats") it is said, and the seats learnt before are kept."""
     def say(text: str) -> None:
         voice.say(text, urgent=True)
         voice.wait(30)
@@ -119,13 +128,16 @@ def seats_by_voice(source: ArraySource, voice: Any, names: Sequence[str],
     def reseat(first: bool = False) -> None:
         before = source.seats
         try:
-            enrol(source, say, names, notify)
+            _, close = enrol(source, say, names, notify)
         except SeatsError as e:
             if first:
                 raise
             notify(f"seats not learnt again ({e}); the seats as they were")
             source.use(before)
             say(sentence("seats-kept"))
+            return
+        if alike is not None:
+            alike([] if close is None else [close])
 
     return reseat
 

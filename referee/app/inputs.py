@@ -118,7 +118,7 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
     two seats of a recording too alike to tell apart, if any (a live array asks to move)."""
     from referee.app.array_input import seat_channels
     from referee.audio.recording import RecordingSource
-    from referee.hearing.seats import SeatsError
+    from referee.hearing.seats import SeatMap, SeatsError
 
     if not audio:
         return _live_array(channels, device, rate, notify, on_change), ()
@@ -141,12 +141,9 @@ def _array_source(audio: str | None, channels: list[str], rate: int, start_at: f
     if close is None:
         return source, ()
     # live, they are asked to move; a recording is refereed all the same, and says so
-    a, b, share = close
     if notify is not None:
-        notify(f"seats too alike: {a} and {b} sit in directions the array can hardly tell "
-               f"apart (only {share:.0%} of their names told apart): a call of one may be "
-               "given to the other")
-    return source, ((a, b),)
+        notify(SeatMap.alike_line(close))
+    return source, (close[:2],)
 
 
 def _one_mic_source(args, audio: str | None, channels: list[str], rate: int, start_at: float,
@@ -306,14 +303,14 @@ def _live_array(channels: list[str], device: str | None, rate: int,
     return source
 
 
-def _ask_seats(source, channels: list[str]) -> Callable:
+def _ask_seats(source, channels: list[str], listener) -> Callable:
     """``ask(voice, notify)`` for a live array: the seats asked for aloud, then what asks
-    for them again ("referee seats")."""
+    for them again ("referee seats"); ``listener`` is told the seats still too alike."""
     def ask(voice, notify: Callable[[str], None]) -> Callable:
         from referee.app.array_live import seats_by_voice
         from referee.hearing.seats import SeatsError
 
-        reseat = seats_by_voice(source, voice, channels, notify)
+        reseat = seats_by_voice(source, voice, channels, notify, listener.seats_alike)
         try:
             reseat(first=True)
         except SeatsError as e:
@@ -375,8 +372,6 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     elif getattr(args, "array", False):
         source, alike = _array_source(audio, channels, recogniser.rate, start_at, notify,
                                       device, on_change)
-        if not audio:
-            ask = _ask_seats(source, channels)
     elif audio:
         from referee.audio.recording import RecordingSource
 
@@ -417,5 +412,7 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
     options = {"copy_db": COPY_DB} if array and COPY_DB is not None else {}
     if alike:
         options["alike"] = alike
-    return Listening(Listener(source, recogniser, cancel=not array, twins=twins, **options),
-                     source, recogniser.description, changes, turn, ask)
+    listener = Listener(source, recogniser, cancel=not array, twins=twins, **options)
+    if array and not audio:
+        ask = _ask_seats(source, channels, listener)
+    return Listening(listener, source, recogniser.description, changes, turn, ask)

@@ -55,7 +55,7 @@ import math
 import queue
 import threading
 from dataclasses import replace
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 
@@ -180,6 +180,12 @@ class Listener:
     def join(self, timeout: float | None = None) -> None:
         if self._thread:
             self._thread.join(timeout)
+
+    def seats_alike(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Hear the channels of each pair of players in ``pairs`` as one talker's from now
+        on (an array's seats too alike, learnt live: :meth:`CrossTalk.set_alike`)."""
+        if self._ct is not None:
+            self._ct.set_alike(pairs)
 
     # -- internals --------------------------------------------------------------
     def _resampler(self, block: Block) -> StreamResampler | None:

@@ -93,6 +93,7 @@ TEMPLATES = {
     "seat-unheard": "{player}, I did not hear you. Please say: {player} here.",
     "seats-too-close": "{players}, I cannot tell your seats apart. One of you please take another seat, then say your names again.",
     "seats-learnt": "Seats learnt.",
+    "seats-alike": "Seats learnt, but {players} I still cannot tell apart: a call of one may count for the other. Say: referee seats, to try again.",
     "seats-kept": "The seats stay as they were.",
     # "referee seats" without a live array or one live mic
     "nothing-to-learn": "There are no seats or voices to learn with these microphones.",

@@ -94,11 +94,11 @@ class CrossTalk:
                  alike: Iterable[tuple[str, str]] = ()) -> None:
         self.rate, self.channels = rate, channels
         self.players = list(players) if players else [None] * channels
-        self.alike = {frozenset((self.players.index(a), self.players.index(b)))
-                      for a, b in alike}
+        self.alike: set[frozenset[int]] = set()
         """Pairs of channels (by ``players``) that hear one talker alike: an array's seats
         too alike to tell apart. The same phrase at once on both is one utterance, the
-        first reported."""
+        first reported (see :meth:`set_alike`)."""
+        self.set_alike(alike)
         self.keep = int(keep * rate)
         self.margin_db, self.copy_db, self.min_corr = margin_db, copy_db, min_correlation
         self.audio = np.zeros((0, channels), np.float32)
@@ -129,6 +129,12 @@ class CrossTalk:
         # over_floor() and levels() per (channels, start, end, which), kept: both mics of a
         # pair get one answer
         self._over: dict[tuple, dict[int, float]] = {}
+
+    def set_alike(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Hear each pair of players' channels in ``pairs`` as one talker's (see
+        :attr:`alike`) from now on, and no others: a live array's seats learnt again."""
+        self.alike = {frozenset((self.players.index(a), self.players.index(b)))
+                      for a, b in pairs}
 
     def add_audio(self, block: np.ndarray, first: int | None = None) -> np.ndarray | None:
         """Append a block shaped (frames, channels) (int16 or float); ``first`` is

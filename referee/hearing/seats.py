@@ -160,16 +160,14 @@ class SeatMap:
             return self.names[i], self.names[j], float(s[i, j])
         return None
 
-    def check(self, min_apart: float = MIN_APART) -> None:
-        """Raise :class:`SeatsError` naming the two talkers whose seats are least apart when
-        the array cannot tell them apart (see :data:`MIN_APART`)."""
-        close = self.too_close(min_apart)
-        if close is not None:
-            a, b, share = close
-            raise SeatsError(
-                f"{a} and {b} sit in directions the array cannot tell "
-                f"apart (only {share:.0%} of their names told apart): one of them please "
-                "take another seat, then say your names again")
+    @staticmethod
+    def alike_line(close: tuple[str, str, float]) -> str:
+        """The line that names two seats too alike (a :meth:`too_close` answer) for people:
+        the game goes on, and it says what that costs."""
+        a, b, share = close
+        return (f"seats too alike: {a} and {b} sit in directions the array can hardly tell "
+                f"apart (only {share:.0%} of their names told apart): a call of one may be "
+                "given to the other")
 
     # -- hearing -----------------------------------------------------------------------
     def _scores(self, spec: np.ndarray) -> np.ndarray:
