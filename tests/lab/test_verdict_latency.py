@@ -44,6 +44,8 @@ def test_calls_made_while_the_referee_talks_are_a_row_of_their_own_with_a_300_ms
     assert "| p95 | ≤ 300 ms | 370 ms | **missed** |" in text
     assert "3 measured in quiet, 3 while the referee talked" in text
     assert "No call made while the referee talked" in section({"rows": quiet, "skipped": [], "rounds": 3}, "x")
+    assert "100 played in 3 games of at most 48" in section(
+        {"rows": quiet, "skipped": [], "rounds": 100}, "x")
 
 
 def test_every_round_deals_another_card_and_its_call_qualifies():
@@ -52,7 +54,7 @@ def test_every_round_deals_another_card_and_its_call_qualifies():
     from referee.core.games.stroop import qualifies
     from referee.lab.bench.verdict_latency import rounds_to_play
 
-    plan = rounds_to_play(48)
-    assert len({deal for deal, _, _ in plan}) == 48
+    plan = rounds_to_play(96)        # two games: every card of each dealt once
+    assert len({deal for deal, _, _ in plan[:48]}) == 48 == len({d for d, _, _ in plan[48:]})
     assert all(qualifies(call, Card.parse(deal)) for deal, _, call in plan)
     assert {who for _, who, _ in plan} == {"ann", "bob"}

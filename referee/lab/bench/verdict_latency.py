@@ -47,16 +47,22 @@ and pulseaudio, espeak-ng. With --out FILE.md it rewrites that file's "Verdict l
 
 SECTION = "# Verdict latency (issue 4)"
 #: (deal, player, call): calls recognised right by PocketSphinx in these voices.
+#: Rounds of one game: one deck less the tens, every card dealt once (a card dealt twice in a
+#: game is refused). More rounds are played as further games, one after another.
+GAME_ROUNDS = 48
+
+
 def _rounds(text: str) -> int:
     n = int(text)
-    if not 1 <= n <= 48:
-        raise argparse.ArgumentTypeError(f"{text}: from 1 to 48 rounds (every card dealt differs)")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text}: at least 1 round")
     return n
 
 
 def rounds_to_play(n: int) -> list[tuple[str, str, str]]:
     """``n`` rounds of (card dealt, who calls, the qualifying card called): every dealt card
-    different (one deck: a card dealt twice is refused), the callers taking turns."""
+    of a game (:data:`GAME_ROUNDS` rounds) different (one deck: a card dealt twice is
+    refused), the callers taking turns."""
     from referee.core.cards import Card, full_deck
     from referee.core.games.stroop import qualifies
 
@@ -79,7 +85,8 @@ QUIET_GAP = 4.0
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=_rounds, default=20,
-                   help="rounds to play, 1 to 48 (one deck less the tens; default 20)")
+                   help=f"rounds to play (default 20); past {GAME_ROUNDS} (one deck less the "
+                        "tens) in further games, one after another")
     p.add_argument("--out", metavar="FILE.md", help="write the figures into this file's section")
     p.add_argument("--engine", default="pocketsphinx", help="recogniser (default pocketsphinx)")
     p.add_argument("--referee-args", default="", metavar="ARGS",
@@ -155,17 +162,23 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
         rec = server.record("room")
         rec_t0 = time.monotonic()
         mics = ",".join(f"{n}_mic" for n in MIC_CHANNELS)
-        ref = lg.Referee("play", "stroop", "--names", "dealer,ann,bob", "--devices", mics,
-                         "--json", "--speak-to", "speakers", "--speaker-device", "referee_out",
-                         "--engine", engine, "--scores-every", "1", *extra, data=work / "data")
-        ref.wait_err("referee: journal ", 60)
-        time.sleep(1.0)
+        ref, overflows = None, 0
         for i in range(rounds):
+            if i % GAME_ROUNDS == 0:         # a game (and a referee) for each deck's rounds
+                if ref is not None:
+                    overflows += _end(ref)
+                    time.sleep(QUIET_GAP)
+                ref = lg.Referee("play", "stroop", "--names", "dealer,ann,bob", "--devices",
+                                 mics, "--json", "--speak-to", "speakers", "--speaker-device",
+                                 "referee_out", "--engine", engine, "--scores-every", "1",
+                                 *extra, data=work / "data")
+                ref.wait_err("referee: journal ", 60)
+                time.sleep(1.0)
             deal, who, call = plan[i]
             dwav = lg.voice_wav(work, "dealer", deal)
             cwav = lg.voice_wav(work, who, call)
             talking = i % 2 == 1 and plays and plays[-1] is not None
-            if not talking and i:
+            if not talking and i % GAME_ROUNDS:
                 time.sleep(QUIET_GAP)         # the verdict and the score of the round before are said
             server.play(dwav, "room", channel=MIC_CHANNELS["dealer"])
             if not talking:
@@ -195,9 +208,7 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
             print(f"round {i + 1}/{rounds}: {obj.get('winner')} on {obj.get('top')}, printed "
                   f"{(t_json - t_done + tail) * 1000:.0f} ms after the call's end"
                   + (" (referee talking)" if talking else ""), file=log, flush=True)
-        ref.type("end")
-        ref.finish(30)
-        overflows = sum("input overflowed" in line for _, line in ref.err)
+        overflows += _end(ref)
     finally:
         audio = rec.stop() if "rec" in locals() else None
         server.stop()
@@ -247,6 +258,13 @@ def measure(rounds: int, engine: str, extra: list[str], log=sys.stderr) -> dict:
             "overflows": overflows}
 
 
+def _end(ref) -> int:
+    """End the game of ``ref`` (typed "end") and count the input overflows it told."""
+    ref.type("end")
+    ref.finish(30)
+    return sum("input overflowed" in line for _, line in ref.err)
+
+
 def talking_rows(talked: list[dict], quiet: list[dict]) -> list[dict]:
     """The talking rounds' delays: end of call -> verdict printed, plus the quiet rounds'
     median print -> sound delay (none without a quiet round to take it from)."""
@@ -286,7 +304,10 @@ def section(result: dict, command: str) -> str:
              "`referee play stroop --speak-to speakers --scores-every 1` with PocketSphinx "
              "and the phrase classifier. Every other round, the call is made while the "
              "referee still says the verdict or the score of the round before.",
-             f"- **Rounds:** {result['rounds']} played, {s.get('n', 0)} measured in quiet, "
+             f"- **Rounds:** {result['rounds']} played"
+             + (f" in {-(-result['rounds'] // GAME_ROUNDS)} games of at most {GAME_ROUNDS} (one "
+                "deck less the tens each)" if result["rounds"] > GAME_ROUNDS else "")
+             + f", {s.get('n', 0)} measured in quiet, "
              f"{t.get('n', 0)} while the referee talked"
              + (f" (left out, misheard or unmeasurable: rounds {result['skipped']})"
                 if result["skipped"] else ""),
