@@ -16,6 +16,7 @@ the source's shared clock. It is measured for each ``align_blocks`` asked for (h
 from __future__ import annotations
 
 import argparse
+import inspect
 import os
 import platform
 import sys
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "helpers"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "live"))     # test_mic's capture
 
 from pulse import PulseServer, tone  # noqa: E402
 
@@ -87,7 +89,9 @@ def main() -> None:
          f"- **Machine:** {platform.system()} {platform.release()}, {os.cpu_count()} cores "
          f"(load average {load:.1f} at the end)",
          "- **Set-up:** three mono devices split from one 3-channel null sink of a private "
-         "PulseAudio server (three PortAudio streams fed to the sample by one file); at each "
+         "PulseAudio server (three PortAudio streams fed to the sample by one file, input "
+         f"buffering {inspect.signature(MicrophoneSource).parameters['latency'].default} s); "
+         "at each "
          "start a beep plays into all three at once, as the streams start. Spread: latest "
          "onset minus earliest on the source's clock (1 ms resolution).", "",
          "| Callbacks that place each device | Starts | Median | Max | Over 5 ms |",
