@@ -46,7 +46,6 @@ and pulseaudio, espeak-ng. With --out FILE.md it rewrites that file's "Verdict l
 """
 
 SECTION = "# Verdict latency (issue 4)"
-#: (deal, player, call): calls recognised right by PocketSphinx in these voices.
 #: Rounds of one game: one deck less the tens, every card dealt once (a card dealt twice in a
 #: game is refused). More rounds are played as further games, one after another.
 GAME_ROUNDS = 48
