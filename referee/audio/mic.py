@@ -9,8 +9,8 @@ since two clocks cannot be compared) minus the duration of the samples received 
 minimum of that is when the device's sample 0 was captured, plus the smallest delivery delay.
 A device whose sample 0 came 80 ms after the first device's gets its samples numbered from
 80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x
-``block_seconds``, 2 s), then only sample counts matter: the first deliveries are uneven, and
-two seconds of them place devices within a few milliseconds (figures, and why not PortAudio's own
+``block_seconds``, 1 s), then only sample counts matter: the first deliveries are uneven, and
+a second of them places devices within a millisecond (figures, and why not PortAudio's own
 ADC time: docs/hearing-decisions.md, "Microphones on one clock"). Separate devices drift
 apart by their clock error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it.
 With one device nothing is held back.
@@ -148,9 +148,8 @@ class MicrophoneSource:
     rate (blocks carry their rate; the listener resamples). ``latency``: the devices' input
     buffering, seconds (or sounddevice's 'low'/'high'); it delays blocks, never their
     times, and too little loses audio when the machine is busy (``overflows``); at 0.2 s
-    PulseAudio gave the blocks four at a time, a verdict waiting for the next four; at 0.1 s
-    they come one at a time, and the devices need 40 callbacks, not 20, to be placed in line
-    under load (docs/timing.md, sessions 44, 52 and 59). ``notify``,
+    PulseAudio gives the blocks four at a time, and 0.15 s put devices out of line under
+    load (docs/timing.md, session 44). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
     are lined up, where each was placed; whenever input has overflowed; and when a device is
     lost or back. A lost device's channels get silence until it is back, and ``on_change``
@@ -163,8 +162,8 @@ class MicrophoneSource:
 
     def __init__(self, sd: Any | None = None, inputs: Sequence[Input] = (Input(),),
                  players: Sequence[str | None] | None = None, rate: int = 16000,
-                 block_seconds: float = BLOCK_SECONDS, align_blocks: int = 40,
-                 latency: float | str = 0.1, notify: Callable[[str], None] | None = None,
+                 block_seconds: float = BLOCK_SECONDS, align_blocks: int = 20,
+                 latency: float | str = 0.2, notify: Callable[[str], None] | None = None,
                  on_change: Callable[[MicChange], None] | None = None, watch: Any = "auto",
                  retry_seconds: float = 1.0) -> None:
         self._sd_arg = sd
