@@ -24,6 +24,9 @@ from referee.core.announce import sentence
 
 pytest.importorskip("pyroomacoustics")
 
+# paced at four times real time: run beside no live test (tests/conftest.py), like them
+pytestmark = pytest.mark.xdist_group("live")
+
 BLOCK = 800
 PACE = 4.0
 VOICES = {"dealer": "espeak:en-us", "ann": "flite:slt", "bob": "espeak:en-gb+m3"}
