@@ -98,14 +98,14 @@ def enrol(source: ArraySource, say: Callable[[str], None], names: Sequence[str],
             source.use(seats)
             if notify is not None:
                 notify("seats learnt: " + ", ".join(names))
-                if close is not None:
-                    notify(SeatMap.alike_line(close))
             if close is None:
                 say(sentence("seats-learnt"))
                 return seats, None
             # nowhere left to move to, perhaps (a laptop's pair hears only in front of it)
+            if notify is not None:
+                notify(SeatMap.alike_line(close))
             say(sentence("seats-alike", players=spoken_names(close[:2])))
-            return seats, (close[0], close[1])
+            return seats, close[:2]
         a, b, share = close
         if notify is not None:
             notify(f"{a} and {b}: seats too alike ({share:.0%} of their names told apart)")
