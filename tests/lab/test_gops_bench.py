@@ -49,3 +49,15 @@ def test_each_item_is_heard_as_the_game_listens_in_its_phase():
             assert grammar.match(item.text) is not None, item.text
     talk = [gops_bench.phase_kinds(i) for i in items if i.category == "negative"]
     assert talk.count(BID_KINDS) == talk.count(PRIZE_KINDS) == len(talk) // 2
+
+
+def test_a_bid_on_its_own_mic_counts_by_its_rank_alone():
+    bid = {"expect": "ann six", "heard": [{"kind": "bid", "said": "bob six"}]}
+    assert gops_bench.outcome(bid) == "wrong"
+    assert gops_bench.own_mic_outcome(bid) == "correct"
+    bare = {"expect": "six", "heard": [{"kind": "bid", "said": "cai six"}]}
+    assert gops_bench.own_mic_outcome(bare) == "correct"
+    assert gops_bench.own_mic_outcome({**bid, "heard": [{"kind": "bid", "said": "ann two"}]}) == "wrong"
+    assert gops_bench.own_mic_outcome({**bid, "heard": [{"kind": "unknown", "said": "six"}]}) == "missed"
+    two = [{"kind": "bid", "said": "ann six"}, {"kind": "command", "said": "score"}]
+    assert gops_bench.own_mic_outcome({**bid, "heard": two}) == "extra"

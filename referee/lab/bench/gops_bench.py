@@ -137,6 +137,19 @@ def outcome(rec: dict) -> str:
     return "correct" if len(acted) == 1 else "extra"
 
 
+def own_mic_outcome(rec: dict) -> str:
+    """:func:`outcome` of a bid as heard on the bidder's own mic: the game then takes the
+    mic's player for the bidder whatever name is heard with it (docs/gops-hearing.md), so
+    only the rank counts ("ann six" heard as "bob six", or "six" as "cai six", is right)."""
+    acted = [h for h in rec["heard"] if h["kind"] in ACTS]
+    if not acted:
+        return "missed"
+    rank = rec["expect"].split()[-1]
+    if not any(h["kind"] == "bid" and h["said"].split()[-1] == rank for h in acted):
+        return "wrong"
+    return "correct" if len(acted) == 1 else "extra"
+
+
 def run(args: argparse.Namespace) -> int:
     from referee.hearing.engine import EngineError, open_recogniser
     from referee.hearing.gops_grammar import gops_grammar
@@ -208,6 +221,10 @@ def render(records: list[dict], meta: dict) -> str:
     bare = lambda s: [r for r in of(records, split=s, category="bid")  # noqa: E731
                       if r["expect"] in RANK_WORDS.values()]
     rows.append(["Bare bids (\"seven\", \"I bid seven\"), all", *[_rate(bare(s)) for s in present]])
+    own = lambda s: [{**r, "outcome": own_mic_outcome(r)}  # noqa: E731
+                     for r in of(records, split=s, category="bid")]
+    rows.append(["Bids on the bidder's own mic (the rank; a name heard does not count), all",
+                 *[_rate(own(s)) for s in present]])
     for cat, label in (("negative", "Talk with GOPS words"), ("noise", "Noise alone")):
         rows.append([f"{label}: false accepts (a bid or prize heard)",
                      *[_rate(of(records, split=s, category=cat), ("false-accept",)) for s in present]])
