@@ -92,8 +92,23 @@ def test_a_spoken_call_is_heard_on_its_players_mic_through_pulseaudio(pulse, sph
 
 
 def _referee(*args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kw)
+    # -X faulthandler: a referee that does not stop is ended by SIGABRT (``_end``), which
+    # prints every thread's stack, so a hang on Ctrl-C says where it hung
+    return subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "referee", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _end(p) -> None:
+    """End a referee still running after the test: SIGABRT first (its threads' stacks on
+    stderr, printed here), then SIGKILL."""
+    if p.poll() is not None:
+        return
+    p.send_signal(signal.SIGABRT)
+    try:
+        print(p.communicate(timeout=10)[1])
+    except subprocess.TimeoutExpired:
+        p.kill()
+        print(p.communicate()[1])
 
 
 def test_referee_listen_prints_calls_live_and_stops_on_ctrl_c(pulse, tmp_path):
@@ -111,9 +126,7 @@ def test_referee_listen_prints_calls_live_and_stops_on_ctrl_c(pulse, tmp_path):
         p.send_signal(signal.SIGINT)
         rest, err = p.communicate(timeout=30)
     finally:
-        if p.poll() is None:
-            p.kill()
-            print(p.communicate()[1])
+        _end(p)
     assert p.returncode == 0, err
     objs = [json.loads(x) for x in [line] + rest.splitlines() if x.strip()]
     assert [(o["player"], o["channel"], o["kind"], o["said"]) for o in objs] == [
@@ -133,9 +146,7 @@ def test_referee_listen_several_devices(pulse, tmp_path):
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
     finally:
-        if p.poll() is None:
-            p.kill()
-            print(p.communicate()[1])
+        _end(p)
     assert p.returncode == 0, err
     objs = [json.loads(x) for x in out.splitlines()]
     # What this checks is the device mapping: the speech on the "ann" device is ann's and
