@@ -122,9 +122,10 @@ def plan(seed: int = 1) -> list[corpus.Item]:
     return items
 
 
-def outcome(rec: dict) -> str:
+def outcome(rec: dict, right=None) -> str:
     """``correct``, ``extra``, ``wrong`` or ``missed`` for a phrase; ``false-accept`` (a bid or
-    prize heard), ``other-accept`` (a command) or ``rejected`` for a negative."""
+    prize heard), ``other-accept`` (a command) or ``rejected`` for a negative. ``right(h)``:
+    whether a heard item is the phrase said (default: the same words)."""
     acted = [h for h in rec["heard"] if h["kind"] in ACTS]
     if rec["expect"] is None:
         if any(h["kind"] in ("bid", "prize") for h in acted):
@@ -132,7 +133,7 @@ def outcome(rec: dict) -> str:
         return "other-accept" if acted else "rejected"
     if not acted:
         return "missed"
-    if not any(h["said"] == rec["expect"] for h in acted):
+    if not any((right or (lambda h: h["said"] == rec["expect"]))(h) for h in acted):
         return "wrong"
     return "correct" if len(acted) == 1 else "extra"
 
@@ -141,13 +142,8 @@ def own_mic_outcome(rec: dict) -> str:
     """:func:`outcome` of a bid as heard on the bidder's own mic: the game then takes the
     mic's player for the bidder whatever name is heard with it (docs/gops-hearing.md), so
     only the rank counts ("ann six" heard as "bob six", or "six" as "cai six", is right)."""
-    acted = [h for h in rec["heard"] if h["kind"] in ACTS]
-    if not acted:
-        return "missed"
     rank = rec["expect"].split()[-1]
-    if not any(h["kind"] == "bid" and h["said"].split()[-1] == rank for h in acted):
-        return "wrong"
-    return "correct" if len(acted) == 1 else "extra"
+    return outcome(rec, lambda h: h["kind"] == "bid" and h["said"].split()[-1] == rank)
 
 
 def run(args: argparse.Namespace) -> int:
