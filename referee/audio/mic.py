@@ -11,7 +11,10 @@ A device whose sample 0 came 80 ms after the first device's gets its samples num
 80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x
 ``block_seconds``, 1 s), then only sample counts matter: the first deliveries are uneven, and
 a second of them places devices within a millisecond (figures, and why not PortAudio's own
-ADC time: docs/hearing-decisions.md, "Microphones on one clock"). Separate devices drift
+ADC time: docs/hearing-decisions.md, "Microphones on one clock"). A busy machine can hold
+back every one of a device's first callbacks; for ``refine_blocks`` callbacks more, a device
+whose estimate of sample 0 falls is placed again that much earlier (the overlap with what was
+given out already is left out), so it is not timed late all game. Separate devices drift
 apart by their clock error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it.
 With one device nothing is held back.
 
@@ -151,7 +154,8 @@ class MicrophoneSource:
     PulseAudio gives the blocks four at a time, and 0.15 s put devices out of line under
     load (docs/timing.md, session 44). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
-    are lined up, where each was placed; whenever input has overflowed; and when a device is
+    are lined up, where each was placed; when one is placed again 2 ms or more earlier
+    (``refine_blocks``, see the module); whenever input has overflowed; and when a device is
     lost or back. A lost device's channels get silence until it is back, and ``on_change``
     gets a :class:`~referee.core.mics.MicChange` for each (:mod:`referee.audio.mic_keeper`);
     ``watch``: a :class:`~referee.audio.pulse_watch.PulseWatch` telling which source each
@@ -165,7 +169,7 @@ class MicrophoneSource:
                  block_seconds: float = BLOCK_SECONDS, align_blocks: int = 20,
                  latency: float | str = 0.2, notify: Callable[[str], None] | None = None,
                  on_change: Callable[[MicChange], None] | None = None, watch: Any = "auto",
-                 retry_seconds: float = 1.0) -> None:
+                 retry_seconds: float = 1.0, refine_blocks: int = 600) -> None:
         self._sd_arg = sd
         self.inputs = list(inputs)
         if not self.inputs:
@@ -199,6 +203,10 @@ class MicrophoneSource:
         self._zero_mono: list[float] = [float("inf")] * n_in
         self._no_stream_time = False
         self._seen = [0] * n_in  # callbacks per input
+        self.refine_blocks = refine_blocks
+        # the shared clock's time of sample index 0 when the devices were lined up, and
+        # whether it is on the monotonic clock (see _zeros): what placing again aims at
+        self._origin: tuple[float, bool] | None = None
         self._held: list[tuple[int, np.ndarray, int]] | None = [] if n_in > 1 else None
         self._hold_deadline: float | None = None
         self._stopped = threading.Event()
@@ -362,6 +370,7 @@ class MicrophoneSource:
                 else:
                     self._no_stream_time = True
                 if self._held is None:
+                    self._place_again(i)
                     yield from self._emit(i, data, self._counts[i])
                     yield from self.keeper.tick()
                     continue
@@ -414,10 +423,29 @@ class MicrophoneSource:
         if not placed:
             return False
         origin = min(placed)
+        self._origin = (origin, self._no_stream_time)
         for i, z in enumerate(self._zeros):
             if z != float("inf"):
                 self._offsets[i] = int(round((z - origin) * self._rates[i]))
         return True
+
+    def _place_again(self, i: int) -> None:
+        """Input ``i``, on its first stream within ``refine_blocks`` callbacks of being lined
+        up, numbered earlier by as much as its estimate of sample 0 fell since (never later:
+        an estimate only falls); the samples that would overlap those given out are cut."""
+        if self._origin is None or self._offsets[i] is None or self._gen[i] != 0 \
+                or self._seen[i] > self.align_blocks + self.refine_blocks \
+                or self._origin[1] != self._no_stream_time or not self.keeper.is_placed(i):
+            return
+        rate = self._rates[i]
+        early = self._offsets[i] - int(round((self._zeros[i] - self._origin[0]) * rate))
+        if early <= 0:
+            return
+        self._offsets[i] -= early
+        self._emitted[i] += early
+        if early >= rate // 500:
+            self._say(f"{self._input_label(i)}'s microphone placed again, "
+                      f"{1000 * early / rate:.0f} ms earlier (its first deliveries came late)")
 
     def _say(self, line: str) -> None:
         if self.notify is not None:
@@ -465,9 +493,9 @@ class MicrophoneSource:
         """Seconds per input: how far its current delivery-time estimate of sample 0 has
         moved from the one it was placed by (grows with clock drift or lost input; the
         estimate only falls, so this is <= 0)."""
-        if any(o is None for o in self._offsets):
+        if any(o is None for o in self._offsets) or self._origin is None:
             return [0.0] * len(self.inputs)
-        origin = min(self._zeros)
+        origin = self._origin[0]
         return [(z - origin) - off / r
                 for z, off, r in zip(self._zeros, self._offsets, self._rates)]
 

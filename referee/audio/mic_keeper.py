@@ -119,6 +119,11 @@ class Keeper:
     def is_absent(self, i: int) -> bool:
         return self._absent[i]
 
+    def is_placed(self, i: int) -> bool:
+        """Whether input ``i`` is on the stream it was lined up with at start, still
+        delivering (a reopened one is placed by :meth:`seen`)."""
+        return self.state[i] == OK and not self._absent[i]
+
     def start(self) -> None:
         if self.watch is not None:
             self.watch.subscribe(self.poke)
