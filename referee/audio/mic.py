@@ -6,7 +6,8 @@ one shared clock once, at start: for the first ``align_blocks`` callbacks of eve
 source notes when each callback ran (PortAudio's stream clock, one clock for all streams of a
 host API; should a callback come without it, the time the callback ran, for every device,
 since two clocks cannot be compared) minus the duration of the samples received so far; the
-minimum of that is when the device's sample 0 was captured, plus the smallest delivery delay.
+lowest of that (the third lowest: :mod:`referee.audio.delivery`) is when the device's sample 0
+was captured, plus the smallest delivery delay.
 A device whose sample 0 came 80 ms after the first device's gets its samples numbered from
 80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x
 ``block_seconds``, 1 s), then only sample counts matter: the first deliveries are uneven, and
@@ -33,6 +34,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
+from referee.audio.delivery import lower
 from referee.audio.mic_keeper import Keeper, end_stream
 from referee.audio.pulse_source import real_channels
 from referee.core.errors import RefereeError
@@ -196,11 +198,14 @@ class MicrophoneSource:
         self._counts = [0] * n_in  # samples received per input
         self._emitted = [0] * n_in  # samples of each input given out as blocks (or silence)
         self._gen = [0] * n_in  # each input's stream: a reopened one is the next
-        # min(arrival - received/rate) per input, by PortAudio's stream clock and by
-        # time.monotonic() (taken in the callback): the first unless some callback had no
-        # stream time (a host API without one), as two clocks cannot be compared
+        # each input's sample 0 from its deliveries (referee.audio.delivery), by PortAudio's
+        # stream clock and by time.monotonic() (taken in the callback): the first unless
+        # some callback had no stream time (a host API without one), as two clocks cannot
+        # be compared; with the lowest values each was taken from
         self._zero_stream: list[float] = [float("inf")] * n_in
         self._zero_mono: list[float] = [float("inf")] * n_in
+        self._low_stream: list[list[float]] = [[] for _ in range(n_in)]
+        self._low_mono: list[list[float]] = [[] for _ in range(n_in)]
         self._no_stream_time = False
         self._seen = [0] * n_in  # callbacks per input
         self.refine_blocks = refine_blocks
@@ -364,9 +369,9 @@ class MicrophoneSource:
                 self._counts[i] += data.shape[0]
                 self._seen[i] += 1
                 had = self._counts[i] / self._rates[i]
-                self._zero_mono[i] = min(self._zero_mono[i], mono - had)
+                self._zero_mono[i] = lower(self._low_mono[i], mono - had)
                 if now > 0:
-                    self._zero_stream[i] = min(self._zero_stream[i], now - had)
+                    self._zero_stream[i] = lower(self._low_stream[i], now - had)
                 else:
                     self._no_stream_time = True
                 if self._held is None:

@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from referee.audio.delivery import anchored, lower
 from referee.core.mics import MicChange
 
 OK, LOST, PLACING = "ok", "lost", "placing"
@@ -60,6 +61,8 @@ class Keeper:
         self._had = [0] * n
         self._zero = [float("inf")] * n       # a reopened stream's sample 0, monotonic clock
         self._zero_stream = [float("inf")] * n    # ... and on PortAudio's stream clock
+        self._low: list[list[float]] = [[] for _ in range(n)]   # what each was taken from
+        self._low_stream: list[list[float]] = [[] for _ in range(n)]
         self._refine = [0] * n      # deliveries of a placed stream still used to refine it
         self._placed_at = [0.0] * n     # the sample 0 estimate it was placed by
         self._ref: list[tuple[float, float]] = [(0.0, 0.0)] * n
@@ -164,9 +167,9 @@ class Keeper:
         src = self.src
         rate = src._rates[i]
         self._had[i] += frames
-        self._zero[i] = min(self._zero[i], mono - self._had[i] / rate)
+        self._zero[i] = lower(self._low[i], mono - self._had[i] / rate)
         if now > 0:
-            self._zero_stream[i] = min(self._zero_stream[i], now - self._had[i] / rate)
+            self._zero_stream[i] = lower(self._low_stream[i], now - self._had[i] / rate)
         lined_up, mono_ref = self._ref[i]
         if src._no_stream_time or self._zero_stream[i] == float("inf") or lined_up == float("inf"):
             return self._zero[i] - mono_ref
@@ -267,6 +270,8 @@ class Keeper:
             return False
         src._zero_mono[i] = min(mono)
         src._zero_stream[i] = min(src._zero_stream)
+        src._low_mono[i] = anchored(src._zero_mono[i])
+        src._low_stream[i] = anchored(src._zero_stream[i])
         src._offsets[i] = 0
         self._ref[i] = (src._zeros[i], src._zero_mono[i])
         return True
@@ -302,6 +307,7 @@ class Keeper:
         self.state[i] = PLACING
         self._held[i], self._had[i] = [], 0
         self._zero[i] = self._zero_stream[i] = float("inf")
+        self._low[i], self._low_stream[i] = [], []
         self.opened(i, before)
 
     # -- back -----------------------------------------------------------------------

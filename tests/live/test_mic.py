@@ -182,6 +182,35 @@ def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_pat
     assert max(abs(d) for d in src.drift()) < 0.005
 
 
+def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
+    # A stream's first burst can carry samples buffered before it started, as if they came
+    # early (PulseAudio, docs/hearing-decisions.md "One early delivery"). Here b's second
+    # callback is handed a stream time 45 ms early; b must not be numbered early for it.
+    import types
+
+    wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
+    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"])
+    real, calls = src._callback, [0]
+
+    def callback(i, gen=None):
+        cb = real(i, gen)
+
+        def early(indata, frames, time_info, status):
+            calls[0] += 1
+            if calls[0] == 2 and time_info.currentTime:
+                time_info = types.SimpleNamespace(currentTime=time_info.currentTime - 0.045)
+            cb(indata, frames, time_info, status)
+        return cb if i != 1 else early
+
+    src._callback = callback
+    x = capture(src, lambda: pulse.play(wav, "mic1"))
+    assert src._zero_stream[1] != float("inf"), "the server gives no stream time"
+    on = [onsets(x[ch]) for ch in range(2)]
+    assert all(len(o) == 2 for o in on), on
+    for a, b in zip(*on):
+        assert abs(a - b) < 0.005, on
+
+
 def test_bad_device_and_channel_are_clear_errors(pulse):
     with pytest.raises(MicError, match="no input device"):
         MicrophoneSource(inputs=[Input("no-such-mic")]).start()
