@@ -2,11 +2,11 @@
 
 Every delivery of ``n`` samples in all, taken at time ``t``, says sample 0 was captured at
 ``t - n / rate`` or before; the lowest of those, over many deliveries, is that time plus the
-smallest delivery delay. Not the lowest, though: the third lowest. A stream's first
-delivery can carry samples buffered before it started, as if they came early, and one such
-outlier would number the device tens of ms early all game (seen on PulseAudio, session 62:
-docs/hearing-decisions.md, "One early delivery"). Deliveries come in bursts, so the lowest
-value recurs every few callbacks and the third lowest is as low within a second or two.
+smallest delivery delay. Not the lowest, though: the second lowest. A stream's first burst
+of deliveries can carry samples buffered before it started, as if they came early, and that
+one outlier would number the device tens of ms early all game (seen on PulseAudio, session
+62: docs/hearing-decisions.md, "One early delivery"). Deliveries come in bursts, so the
+lowest value recurs every few callbacks and the second lowest is as low within a second.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from bisect import insort
 
 #: How many of the lowest values are kept; the estimate is the highest of them.
-KEPT = 3
+KEPT = 2
 
 
 def lower(kept: list[float], value: float) -> float:

@@ -6,7 +6,7 @@ one shared clock once, at start: for the first ``align_blocks`` callbacks of eve
 source notes when each callback ran (PortAudio's stream clock, one clock for all streams of a
 host API; should a callback come without it, the time the callback ran, for every device,
 since two clocks cannot be compared) minus the duration of the samples received so far; the
-lowest of that (the third lowest: :mod:`referee.audio.delivery`) is when the device's sample 0
+lowest of that (the second lowest: :mod:`referee.audio.delivery`) is when the device's sample 0
 was captured, plus the smallest delivery delay.
 A device whose sample 0 came 80 ms after the first device's gets its samples numbered from
 80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x

@@ -23,11 +23,12 @@ def test_one_early_delivery_does_not_move_the_estimate():
 
 def test_the_estimate_only_falls_once_enough_came():
     kept: list[float] = []
-    got = [lower(kept, v) for v in [5.0, 3.0, 4.0, 2.0, 6.0, 1.0, 7.0]]
-    assert got[:KEPT] == [5.0, 5.0, 5.0]          # the highest while fewer than KEPT
+    values = [5.0, 3.0, 4.0, 2.0, 6.0, 1.0, 7.0]
+    got = [lower(kept, v) for v in values]
+    assert got[:KEPT] == [max(values[:k + 1]) for k in range(KEPT)]  # the highest while fewer
     assert all(b <= a for a, b in zip(got[KEPT - 1:], got[KEPT:]))
-    assert got[-1] == sorted([5.0, 3.0, 4.0, 2.0, 6.0, 1.0, 7.0])[KEPT - 1]
-    assert kept == [1.0, 2.0, 3.0]
+    assert got[-1] == sorted(values)[KEPT - 1]
+    assert kept == sorted(values)[:KEPT]
 
 
 def test_an_anchored_estimate_falls_only_when_enough_are_lower():
