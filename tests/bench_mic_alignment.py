@@ -69,7 +69,8 @@ def main() -> None:
         server.add_split_sink("table", DEVICES)
         import sounddevice as sd
 
-        from referee.audio.mic import Input, MicrophoneSource
+        from referee.audio.mic import MicrophoneSource
+        from referee.audio.mic_devices import Input
         from test_mic import capture, onsets
 
         x = np.zeros((int(3.8 * RATE), len(DEVICES)))

@@ -213,7 +213,8 @@ def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
     from referee.app.live_source import RATE, OneMicSource
     from referee.app.one_mic import VoiceTap, attributed, kept
     from referee.app.one_mic_live import voices_again, voices_by_voice
-    from referee.audio.mic import Input, MicError, MicrophoneSource
+    from referee.audio.mic import MicrophoneSource
+    from referee.audio.mic_devices import Input, MicError
     from referee.hearing.voiceprints import VoicesError
 
     if rate != RATE:
@@ -274,7 +275,8 @@ def _live_one_mic(args, channels: list[str], rate: int, device: str | None,
 def _live_array(channels: list[str], device: str | None, rate: int,
                 notify: Callable[[str], None] | None, on_change: Callable | None):
     from referee.app.array_live import RATE, ArraySource
-    from referee.audio.mic import Input, MicError, MicrophoneSource, input_channels
+    from referee.audio.mic import MicrophoneSource
+    from referee.audio.mic_devices import Input, MicError, input_channels
 
     if rate != RATE:
         raise ListeningError(f"--array splits seats at {RATE} Hz; the recogniser hears at {rate}")
@@ -379,8 +381,8 @@ def open_listening(args: argparse.Namespace, channels: list[str], game: str,
         # an AudioFileError or PlayersError that names the file
         source = RecordingSource(audio, players=channels, rate=recogniser.rate, start=start_at)
     else:
-        from referee.audio.mic import (NO_INPUT_HINT, Input, MicError, MicrophoneSource,
-                                       plan_inputs)
+        from referee.audio.mic import MicrophoneSource
+        from referee.audio.mic_devices import NO_INPUT_HINT, Input, MicError, plan_inputs
         devices = device_list(getattr(args, "devices", None), len(channels))
         if numbers is not None and len(numbers) != len(channels):
             raise ListeningError(f"--channels gives {len(numbers)} channel(s) for "

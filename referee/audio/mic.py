@@ -20,7 +20,8 @@ apart by their clock error, some tens of ppm: about 0.1 s an hour; ``drift()`` r
 With one device nothing is held back.
 
 sounddevice is passed in (``MicrophoneSource(sd, ...)``) or imported on first use, never at
-import of this module: it lists the devices once, when imported.
+import of this module: it lists the devices once, when imported. Which devices there are and
+which to open (``Input``, ``plan_inputs``, the errors): :mod:`referee.audio.mic_devices`.
 """
 
 from __future__ import annotations
@@ -28,120 +29,21 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
 from referee.audio.delivery import lower
+from referee.audio.mic_devices import (NO_INPUT_HINT, Input, MicAbsent, MicError, device_label,
+                                       load_sounddevice)
 from referee.audio.mic_keeper import Keeper, end_stream
 from referee.audio.pulse_source import real_channels
-from referee.core.errors import RefereeError
 from referee.core.mics import MicChange
 
 
 #: Seconds of audio in each block a microphone delivers.
 BLOCK_SECONDS = 0.05
-
-
-#: What to try when no input device is found at all.
-NO_INPUT_HINT = ("no sound card or audio server gives an input here. Is PulseAudio or PipeWire "
-                 "running (`pactl info`)? `referee listen --list-devices` lists the inputs; "
-                 "--devices picks one by number or name, or PULSE_SOURCE=NAME picks the "
-                 "PulseAudio source (`pactl list short sources`); --audio FILE.wav referees a "
-                 "recording instead")
-
-
-class MicError(RefereeError, ValueError):
-    """A device or channel that cannot be used; the message says which and why."""
-
-
-class MicAbsent(MicError):
-    """A listed device that cannot be opened now (an audio server's source not there yet):
-    with other mics open, the game starts without it and it is tried again."""
-
-
-@dataclass(frozen=True)
-class Input:
-    """One device to open and the channels of it to use."""
-
-    device: int | str | None = None
-    """sounddevice device: index, name (substring) or None for the default input."""
-    channels: tuple[int, ...] = (0,)
-    """0-based channels of the device, each becoming one channel of the source."""
-
-
-def _sounddevice(sd: Any | None) -> Any:
-    if sd is not None:
-        return sd
-    try:
-        import sounddevice
-    except OSError as e:  # PortAudio library missing
-        raise MicError(f"cannot use microphones: {e}") from None
-    return sounddevice
-
-
-def list_devices(sd: Any | None = None) -> list[dict]:
-    """Input devices: ``{'index', 'name', 'channels', 'rate', 'default'}`` each."""
-    sd = _sounddevice(sd)
-    try:
-        default = sd.default.device[0]
-    except Exception:
-        default = None
-    if default is None or default < 0:
-        try:
-            default = sd.query_hostapis(0)["default_input_device"]
-        except Exception:
-            default = -1
-    out = []
-    for i, d in enumerate(sd.query_devices()):
-        if d["max_input_channels"] > 0:
-            out.append({"index": i, "name": d["name"], "channels": d["max_input_channels"],
-                        "rate": d["default_samplerate"], "default": i == default})
-    return out
-
-
-def input_channels(device: int | str | None = None, sd: Any | None = None) -> int:
-    """How many input channels ``device`` (None: the default input) really has: an audio
-    server's ALSA device offers 32, copies of its source's real ones (see
-    :mod:`referee.audio.pulse_source`)."""
-    sd = _sounddevice(sd)
-    try:
-        info = sd.query_devices(device, "input")
-    except Exception as e:
-        if device is None:
-            raise MicError(f"no microphone: {NO_INPUT_HINT}") from None
-        raise MicError(f"no input device {_device_label(device)}: {e}") from None
-    have = int(info["max_input_channels"])
-    source = real_channels(info["name"]) if have > 1 else None
-    return min(have, source[1]) if source is not None else have
-
-
-def plan_inputs(devices: Sequence[str] | None = None,
-                channels: Sequence[int] | None = None) -> list[Input]:
-    """The inputs of ``referee listen --devices ... --channels ...``: one device with the
-    given 0-based channels, or several devices with their first channel each."""
-    devs: list[int | str | None] = [_device_arg(d) for d in devices] if devices else [None]
-    if channels is not None:
-        if len(devs) != 1:
-            raise MicError("--channels selects channels of one device; with several "
-                           "--devices each device is one channel")
-        if not channels:
-            raise MicError("--channels is empty")
-        if any(c < 0 for c in channels):
-            raise MicError(f"channels are numbered from 1: {[c + 1 for c in channels]}")
-        if len(set(channels)) != len(channels):
-            raise MicError("a channel is given twice in --channels")
-        return [Input(devs[0], tuple(channels))]
-    return [Input(d, (0,)) for d in devs]
-
-
-def _device_arg(text: str) -> int | str:
-    t = text.strip()
-    if not t:
-        raise MicError("empty device name")
-    return int(t) if t.isdigit() else t
 
 
 class MicrophoneSource:
@@ -188,7 +90,7 @@ class MicrophoneSource:
         for inp in self.inputs:
             self._first_channel.append(k)
             for c in inp.channels:
-                self.channels.append(Channel(k, players[k], _device_label(inp.device), c))
+                self.channels.append(Channel(k, players[k], device_label(inp.device), c))
                 k += 1
         self._queue: queue.Queue = queue.Queue()
         self._streams: list[Any] = []
@@ -227,7 +129,7 @@ class MicrophoneSource:
 
     # -- life cycle -----------------------------------------------------------
     def start(self) -> "MicrophoneSource":
-        sd = self._sd = _sounddevice(self._sd_arg)
+        sd = self._sd = load_sounddevice(self._sd_arg)
         if self._watch == "auto":
             from referee.audio.pulse_watch import PulseWatch
             self._watch = PulseWatch.find()
@@ -261,13 +163,13 @@ class MicrophoneSource:
         stream = self._open(sd, i, inp)
         if not self.keeper.connected(before):
             stream.close()
-            raise MicAbsent(f"cannot open input device {_device_label(inp.device)}: its source "
+            raise MicAbsent(f"cannot open input device {device_label(inp.device)}: its source "
                             "on the audio server is not there")
         try:
             stream.start()
         except Exception as e:  # noqa: BLE001 - sd.PortAudioError: the device went meanwhile
             stream.close()
-            raise MicAbsent(f"cannot start input device {_device_label(inp.device)}: {e}") from None
+            raise MicAbsent(f"cannot start input device {device_label(inp.device)}: {e}") from None
         return stream
 
     def _open(self, sd: Any, i: int, inp: Input, rates: Sequence[int] | None = None) -> Any:
@@ -278,7 +180,7 @@ class MicrophoneSource:
         except Exception as e:
             if inp.device is None:
                 raise MicError(f"no microphone: {NO_INPUT_HINT}") from None
-            raise MicError(f"no input device {_device_label(inp.device)}: {e}") from None
+            raise MicError(f"no input device {device_label(inp.device)}: {e}") from None
         have = int(info["max_input_channels"])
         need = max(inp.channels) + 1
         # an audio server's device offers 32 channels: copies of its source's real ones
@@ -406,7 +308,7 @@ class MicrophoneSource:
         """Input ``i`` for people: its players' names, else its device."""
         k = self._first_channel[i]
         names = [c.player for c in self.channels[k:k + len(self.inputs[i].channels)]]
-        return "/".join(n for n in names if n) or _device_label(self.inputs[i].device)
+        return "/".join(n for n in names if n) or device_label(self.inputs[i].device)
 
     def _tell_overflow(self) -> None:
         which = [self._input_label(i) for i, n in enumerate(self._overflowed) if n]
@@ -508,7 +410,3 @@ class MicrophoneSource:
 def _rate_refused(e: Exception) -> bool:
     """Whether opening a stream failed on its sample rate (PortAudio's paInvalidSampleRate)."""
     return -9997 in getattr(e, "args", ()) or "sample rate" in str(e).lower()
-
-
-def _device_label(device: int | str | None) -> str:
-    return "default" if device is None else str(device)

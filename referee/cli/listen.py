@@ -69,8 +69,8 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     from referee.audio.blocks import parse_players
-    from referee.audio.mic import (NO_INPUT_HINT, MicError, MicrophoneSource, list_devices,
-                                   plan_inputs)
+    from referee.audio.mic import MicrophoneSource
+    from referee.audio.mic_devices import NO_INPUT_HINT, MicError, list_devices, plan_inputs
 
     if args.list_devices:
         try:

@@ -43,7 +43,7 @@ def test_every_exception_class_derives_from_referee_error():
 
 
 def test_errors_that_were_value_errors_still_are():
-    from referee.audio.mic import MicError
+    from referee.audio.mic_devices import MicError
     from referee.core.cards import CardError
     from referee.hearing.engine import EngineError
 

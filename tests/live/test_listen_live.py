@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import read_pcm16, write_wav
-from referee.audio.mic import Input, MicrophoneSource
+from referee.audio.mic import MicrophoneSource
+from referee.audio.mic_devices import Input
 from referee.core.events import Heard, Utterance
 from referee.app.listener import Listener
 

@@ -13,7 +13,8 @@ from pulse import tone
 
 from referee.audio.wav import write_wav
 from referee.audio.blocks import parse_players
-from referee.audio.mic import Input, MicError, MicrophoneSource, list_devices, plan_inputs
+from referee.audio.mic import MicrophoneSource
+from referee.audio.mic_devices import Input, MicError, list_devices, plan_inputs
 
 RATE = 16000
 

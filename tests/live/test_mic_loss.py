@@ -14,7 +14,8 @@ import pytest
 from pulse import PulseServer, serving
 from test_mic import beeps_wav, capture, onsets
 
-from referee.audio.mic import Input, MicrophoneSource
+from referee.audio.mic import MicrophoneSource
+from referee.audio.mic_devices import Input
 from referee.audio.wav import write_wav
 
 pytestmark = pytest.mark.live
