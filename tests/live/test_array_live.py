@@ -79,7 +79,6 @@ def race(tmp_path, first, second, margin: float = 0.4) -> list[tuple[str, str, f
     return [(*first, max(0.0, lag)), (*second, max(0.0, -lag))]
 
 
-@pytest.mark.slow
 def _put_out_by_a_call_nobody_made(data, n: int, player: str, said: str) -> list[str]:
     """The calls other than ``said`` that put ``player`` out in round ``n`` (they said only
     ``said``) when ``said`` was then heard as theirs and judged inactive; else []."""
@@ -93,6 +92,7 @@ def _put_out_by_a_call_nobody_made(data, n: int, player: str, said: str) -> list
     return []
 
 
+@pytest.mark.slow
 def test_a_stroop_game_refereed_live_by_one_array(array, tmp_path):
     pulse, data = array, tmp_path / "data"
     room = Room(pulse, tmp_path)
