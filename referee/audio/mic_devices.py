@@ -43,6 +43,7 @@ class Input:
 
 
 def load_sounddevice(sd: Any | None) -> Any:
+    """``sd`` if given, else the sounddevice module (a MicError if PortAudio is missing)."""
     if sd is not None:
         return sd
     try:
@@ -115,4 +116,5 @@ def _device_arg(text: str) -> int | str:
 
 
 def device_label(device: int | str | None) -> str:
+    """A device as people read it in messages."""
     return "default" if device is None else str(device)
