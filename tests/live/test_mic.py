@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+import types
 
 import numpy as np
 import pytest
@@ -135,34 +136,43 @@ def test_several_devices_share_one_clock(pulse, tmp_path):
     assert max(abs(d) for d in src.drift()) < 0.005
 
 
+def _retime(src: MicrophoneSource, i: int, change) -> None:
+    """Input ``i``'s real callbacks handed ``change(k, time_info)``'s time info instead of
+    their own (``k``: 1 for its first callback), which may also hold them up."""
+    real, calls = src._callback, [0]
+
+    def callback(j, gen=None):
+        cb = real(j, gen)
+        if j != i:
+            return cb
+
+        def retimed(indata, frames, time_info, status):
+            calls[0] += 1
+            cb(indata, frames, change(calls[0], time_info), status)
+        return retimed
+
+    src._callback = callback
+
+
 def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_path):
     # On a busy machine every one of a device's first callbacks can run late, and the device
     # is then lined up late. Here the real stream's first callbacks for b are handed a stream
     # time 30 ms late, and run 30 ms late; its later, timely ones must place it again
     # before the beeps.
-    import types
-
     wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
     told: list[str] = []
     src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"],
                            notify=told.append)
-    real, late = src._callback, [0]
 
-    def callback(i, gen=None):
-        cb = real(i, gen)
+    def late(k, time_info):
+        if k > src.align_blocks:
+            return time_info
+        time.sleep(0.03)
+        # late by either clock the source may time callbacks by (a stream time of 0 is none)
+        now = time_info.currentTime
+        return types.SimpleNamespace(currentTime=now and now + 0.03)
 
-        def slow(indata, frames, time_info, status):
-            if late[0] < src.align_blocks:
-                late[0] += 1
-                # late by either clock the source may time callbacks by (a stream time of
-                # 0 is none)
-                now = time_info.currentTime
-                time_info = types.SimpleNamespace(currentTime=now and now + 0.03)
-                time.sleep(0.03)
-            cb(indata, frames, time_info, status)
-        return cb if i != 1 else slow
-
-    src._callback = callback
+    _retime(src, 1, late)
 
     def act():
         threading.Event().wait(1.8)  # lined up after 1 s, placed again after
@@ -187,23 +197,15 @@ def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
     # A stream's first burst can carry samples buffered before it started, as if they came
     # early (PulseAudio, docs/hearing-decisions.md "One early delivery"). Here b's second
     # callback is handed a stream time 45 ms early; b must not be numbered early for it.
-    import types
-
     wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
     src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"])
-    real, calls = src._callback, [0]
 
-    def callback(i, gen=None):
-        cb = real(i, gen)
+    def early(k, time_info):
+        if k != 2 or not time_info.currentTime:
+            return time_info
+        return types.SimpleNamespace(currentTime=time_info.currentTime - 0.045)
 
-        def early(indata, frames, time_info, status):
-            calls[0] += 1
-            if calls[0] == 2 and time_info.currentTime:
-                time_info = types.SimpleNamespace(currentTime=time_info.currentTime - 0.045)
-            cb(indata, frames, time_info, status)
-        return cb if i != 1 else early
-
-    src._callback = callback
+    _retime(src, 1, early)
     x = capture(src, lambda: pulse.play(wav, "mic1"))
     assert not src._no_stream_time, "the server gives no stream time"
     on = [onsets(x[ch]) for ch in range(2)]
@@ -234,7 +236,6 @@ def test_plan_inputs():
 def test_lost_input_is_told(pulse):
     # An overflow cannot be made to happen on demand here, so one is reported to the real
     # stream's callback by hand (with sounddevice's own flag); the rest is the real path.
-    import types
 
     import sounddevice as sd
 
@@ -259,7 +260,6 @@ def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_
     # the clock the callback runs on, and so are every device's, rather than two clocks
     # being compared. Here one such callback is handed to a real stream before the
     # devices are placed.
-    import types
 
     wav = beeps_wav(tmp_path / "beeps.wav", at=(0.5, 1.4))
     src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"])
