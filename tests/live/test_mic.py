@@ -196,14 +196,16 @@ def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_pat
 def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
     # A stream's first burst can carry samples buffered before it started, as if they came
     # early (PulseAudio, docs/hearing-decisions.md "One early delivery"). Here b's second
-    # callback is handed a stream time 45 ms early; b must not be numbered early for it.
+    # callback is handed a stream time 150 ms early (more than the test server's first
+    # deliveries can come late, up to 50 ms, which would hide it); b must not be numbered
+    # early for it.
     wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
     src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"])
 
     def early(k, time_info):
         if k != 2 or not time_info.currentTime:
             return time_info
-        return types.SimpleNamespace(currentTime=time_info.currentTime - 0.045)
+        return types.SimpleNamespace(currentTime=time_info.currentTime - 0.15)
 
     _retime(src, 1, early)
     x = capture(src, lambda: pulse.play(wav, "mic1"))
