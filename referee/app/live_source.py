@@ -72,7 +72,7 @@ class LiveSource:
         self._next: list[Any] = []          # to switch to, taken by the pump
         self._split: Split | None = None
         self._emitted = 0                   # samples given out
-        self._out: queue.Queue = queue.Queue()
+        self._out: queue.SimpleQueue = queue.SimpleQueue()    # stop() from a signal handler
         self._stopped = threading.Event()
         self._pump: threading.Thread | None = None
         self.error: BaseException | None = None

@@ -92,7 +92,9 @@ class MicrophoneSource:
             for c in inp.channels:
                 self.channels.append(Channel(k, players[k], device_label(inp.device), c))
                 k += 1
-        self._queue: queue.Queue = queue.Queue()
+        # SimpleQueue: its put is reentrant, so stop() may run in a signal handler that lands
+        # while this thread waits in get (docs/reliability.md "Ctrl-C while waiting")
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._streams: list[Any] = []
         self._rates: list[int] = []
         n_in = len(self.inputs)

@@ -3,6 +3,11 @@ into null sinks, read back by sounddevice, cut into blocks on one shared clock."
 
 from __future__ import annotations
 
+import linecache
+import os
+import queue
+import signal
+import sys
 import threading
 import time
 import types
@@ -303,3 +308,52 @@ def test_a_stopped_source_tells_no_mic_lost(pulse):
         src.close()
     assert not any("lost" in t for t in told), told
     assert changes == [], changes
+
+
+def test_stop_from_a_signal_handler_while_reading_does_not_hang(pulse):
+    # Ctrl-C's handler (referee listen) calls stop() on the thread that reads the blocks; it
+    # can land while that thread is inside the queue's get. A queue whose put takes the lock
+    # get holds then waits for ever (a hang in CI). The signal is sent from inside the
+    # queue's own Python code when it has any, else from another thread while the reader
+    # waits in get.
+    src = MicrophoneSource(inputs=[Input("mic1")], players=["ann"])
+    fired = threading.Event()
+
+    def on_signal(signum, frame):
+        fired.set()
+        src.stop()
+
+    def too_long(signum, frame):
+        raise TimeoutError("stop() from a signal handler hung")
+
+    def trace(frame, event, arg):
+        # at a line of Queue.get that runs with the queue's lock held by this thread
+        if (blocks >= 5 and not fired.is_set() and event == "line"
+                and frame.f_code.co_filename == queue.__file__
+                and linecache.getline(queue.__file__, frame.f_lineno).strip()
+                == "item = self._get()"):
+            os.kill(os.getpid(), signal.SIGUSR1)
+        return trace
+
+    old = {signal.SIGUSR1: signal.signal(signal.SIGUSR1, on_signal),
+           signal.SIGALRM: signal.signal(signal.SIGALRM, too_long)}
+    later = threading.Timer(1.0, lambda: fired.is_set() or os.kill(os.getpid(),
+                                                                   signal.SIGUSR1))
+    blocks = 0
+    try:
+        with src:
+            signal.setitimer(signal.ITIMER_REAL, 5.0)
+            later.start()
+            sys.settrace(trace)
+            try:
+                for _ in src:
+                    blocks += 1
+            finally:
+                sys.settrace(None)
+                signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        later.cancel()
+        for s, h in old.items():
+            signal.signal(s, h)
+    assert fired.is_set()
+    assert blocks >= 5
