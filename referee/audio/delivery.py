@@ -16,17 +16,27 @@ from bisect import insort
 #: How many of the lowest values are kept; the estimate is the highest of them.
 KEPT = 2
 
-
-def lower(kept: list[float], value: float) -> float:
-    """Put ``value`` (seconds) among the ``KEPT`` lowest in ``kept`` (sorted, changed in
-    place); the estimate they give: the ``KEPT``-th lowest, or the highest while fewer.
-    Once ``KEPT`` values are in, it only falls."""
-    insort(kept, value)
-    del kept[KEPT:]
-    return kept[-1]
+INF = float("inf")
 
 
-def anchored(value: float) -> list[float]:
-    """The kept values of an estimate set to ``value`` (inf: none): later values lower it
-    only when ``KEPT`` of them are lower."""
-    return [value] * KEPT if value != float("inf") else []
+class Zero:
+    """One stream's estimate of when its sample 0 was captured, in seconds on one clock
+    (``value``: inf until a delivery came)."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, at: float = INF) -> None:
+        # set to ``at``: later deliveries lower it only when KEPT of them are lower
+        self._kept: list[float] = [at] * KEPT if at != INF else []
+
+    def add(self, value: float) -> float:
+        """Take in one delivery's ``t - samples_so_far / rate``; the estimate: the ``KEPT``-th
+        lowest value so far, or the highest while fewer came. Once ``KEPT`` came, it only
+        falls."""
+        insort(self._kept, value)
+        del self._kept[KEPT:]
+        return self._kept[-1]
+
+    @property
+    def value(self) -> float:
+        return self._kept[-1] if self._kept else INF

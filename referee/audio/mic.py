@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.delivery import lower
+from referee.audio.delivery import Zero
 from referee.audio.mic_devices import (NO_INPUT_HINT, Input, MicAbsent, MicError, device_label,
                                        load_sounddevice)
 from referee.audio.mic_keeper import Keeper, end_stream
@@ -105,11 +105,9 @@ class MicrophoneSource:
         # each input's sample 0 from its deliveries (referee.audio.delivery), by PortAudio's
         # stream clock and by time.monotonic() (taken in the callback): the first unless
         # some callback had no stream time (a host API without one), as two clocks cannot
-        # be compared; with the lowest values each was taken from
-        self._zero_stream: list[float] = [float("inf")] * n_in
-        self._zero_mono: list[float] = [float("inf")] * n_in
-        self._low_stream: list[list[float]] = [[] for _ in range(n_in)]
-        self._low_mono: list[list[float]] = [[] for _ in range(n_in)]
+        # be compared
+        self._zero_stream = [Zero() for _ in range(n_in)]
+        self._zero_mono = [Zero() for _ in range(n_in)]
         self._no_stream_time = False
         self._seen = [0] * n_in  # callbacks per input
         self.refine_blocks = refine_blocks
@@ -273,9 +271,9 @@ class MicrophoneSource:
                 self._counts[i] += data.shape[0]
                 self._seen[i] += 1
                 had = self._counts[i] / self._rates[i]
-                self._zero_mono[i] = lower(self._low_mono[i], mono - had)
+                self._zero_mono[i].add(mono - had)
                 if now > 0:
-                    self._zero_stream[i] = lower(self._low_stream[i], now - had)
+                    self._zero_stream[i].add(now - had)
                 else:
                     self._no_stream_time = True
                 if self._held is None:
@@ -304,7 +302,8 @@ class MicrophoneSource:
     @property
     def _zeros(self) -> list[float]:
         """Each input's estimate of when its sample 0 was captured, all on one clock."""
-        return self._zero_mono if self._no_stream_time else self._zero_stream
+        return [z.value for z in (self._zero_mono if self._no_stream_time
+                                  else self._zero_stream)]
 
     def _input_label(self, i: int) -> str:
         """Input ``i`` for people: its players' names, else its device."""

@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from referee.audio.delivery import anchored, lower
+from referee.audio.delivery import INF, Zero
 from referee.core.mics import MicChange
 
 OK, LOST, PLACING = "ok", "lost", "placing"
@@ -59,10 +59,8 @@ class Keeper:
         self.last_seen = [time.monotonic()] * n
         self._held: list[list[np.ndarray]] = [[] for _ in range(n)]
         self._had = [0] * n
-        self._zero = [float("inf")] * n       # a reopened stream's sample 0, monotonic clock
-        self._zero_stream = [float("inf")] * n    # ... and on PortAudio's stream clock
-        self._low: list[list[float]] = [[] for _ in range(n)]   # what each was taken from
-        self._low_stream: list[list[float]] = [[] for _ in range(n)]
+        self._zero = [Zero() for _ in range(n)]   # a reopened stream's sample 0, monotonic
+        self._zero_stream = [Zero() for _ in range(n)]    # ... and on PortAudio's stream clock
         self._refine = [0] * n      # deliveries of a placed stream still used to refine it
         self._placed_at = [0.0] * n     # the sample 0 estimate it was placed by
         self._ref: list[tuple[float, float]] = [(0.0, 0.0)] * n
@@ -167,13 +165,13 @@ class Keeper:
         src = self.src
         rate = src._rates[i]
         self._had[i] += frames
-        self._zero[i] = lower(self._low[i], mono - self._had[i] / rate)
+        zero = self._zero[i].add(mono - self._had[i] / rate)
         if now > 0:
-            self._zero_stream[i] = lower(self._low_stream[i], now - self._had[i] / rate)
+            self._zero_stream[i].add(now - self._had[i] / rate)
         lined_up, mono_ref = self._ref[i]
-        if src._no_stream_time or self._zero_stream[i] == float("inf") or lined_up == float("inf"):
-            return self._zero[i] - mono_ref
-        return self._zero_stream[i] - lined_up
+        if src._no_stream_time or self._zero_stream[i].value == INF or lined_up == INF:
+            return zero - mono_ref
+        return self._zero_stream[i].value - lined_up
 
     def placing(self, i: int) -> bool:
         return self.state[i] == PLACING
@@ -237,7 +235,7 @@ class Keeper:
         if st is not None:
             end_stream(st)
         if self.state[i] == OK:
-            self._ref[i] = (src._zeros[i], src._zero_mono[i])
+            self._ref[i] = (src._zeros[i], src._zero_mono[i].value)
         self._refine[i] = 0
         self.state[i] = LOST
         self.output[i] = None
@@ -251,9 +249,9 @@ class Keeper:
         """Silence for a lost input up to where its samples would be now."""
         src = self.src
         rate = src._rates[i]
-        if src._zero_mono[i] == float("inf") and not self._anchor(i):
+        if src._zero_mono[i].value == INF and not self._anchor(i):
             return []
-        target = int((now - src._zero_mono[i]) * rate)
+        target = int((now - src._zero_mono[i].value) * rate)
         size = max(1, int(round(rate * src.block_seconds)))
         width = max(src.inputs[i].channels) + 1
         out = []
@@ -265,15 +263,13 @@ class Keeper:
     def _anchor(self, i: int) -> bool:
         """An absent input's sample 0: the shared clock's, once the others are lined up."""
         src = self.src
-        mono = [z for z in src._zero_mono if z != float("inf")]
+        mono = [z.value for z in src._zero_mono if z.value != INF]
         if not self._absent[i] or src._held is not None or not mono:
             return False
-        src._zero_mono[i] = min(mono)
-        src._zero_stream[i] = min(src._zero_stream)
-        src._low_mono[i] = anchored(src._zero_mono[i])
-        src._low_stream[i] = anchored(src._zero_stream[i])
+        src._zero_mono[i] = Zero(min(mono))
+        src._zero_stream[i] = Zero(min(z.value for z in src._zero_stream))
         src._offsets[i] = 0
-        self._ref[i] = (src._zeros[i], src._zero_mono[i])
+        self._ref[i] = (src._zeros[i], src._zero_mono[i].value)
         return True
 
     def _reopen(self, i: int, now: float) -> None:
@@ -306,8 +302,7 @@ class Keeper:
         src._streams[i] = st
         self.state[i] = PLACING
         self._held[i], self._had[i] = [], 0
-        self._zero[i] = self._zero_stream[i] = float("inf")
-        self._low[i], self._low_stream[i] = [], []
+        self._zero[i], self._zero_stream[i] = Zero(), Zero()
         self.opened(i, before)
 
     # -- back -----------------------------------------------------------------------

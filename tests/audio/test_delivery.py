@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from referee.audio.delivery import KEPT, anchored, lower
+from referee.audio.delivery import INF, KEPT, Zero
 
 
 def deliveries(zero: float, pattern: list[float], n: int = 40) -> list[float]:
@@ -14,25 +14,26 @@ def deliveries(zero: float, pattern: list[float], n: int = 40) -> list[float]:
 def test_one_early_delivery_does_not_move_the_estimate():
     values = deliveries(10.0, [0.05, 0.0])   # two at a time: one late, one on time
     values[1] = 10.0 - 0.046                 # the first burst carried older samples
-    kept: list[float] = []
-    got = [lower(kept, v) for v in values]
-    assert abs(got[-1] - 10.0) < 1e-9
+    zero = Zero()
+    got = [zero.add(v) for v in values]
+    assert abs(got[-1] - 10.0) < 1e-9 and zero.value == got[-1]
     # with the lowest value alone it would have been 46 ms early all along
     assert min(values) < 10.0 - 0.04
 
 
 def test_the_estimate_only_falls_once_enough_came():
-    kept: list[float] = []
+    zero = Zero()
+    assert zero.value == INF
     values = [5.0, 3.0, 4.0, 2.0, 6.0, 1.0, 7.0]
-    got = [lower(kept, v) for v in values]
+    got = [zero.add(v) for v in values]
     assert got[:KEPT] == [max(values[:k + 1]) for k in range(KEPT)]  # the highest while fewer
     assert all(b <= a for a, b in zip(got[KEPT - 1:], got[KEPT:]))
-    assert got[-1] == sorted(values)[KEPT - 1]
-    assert kept == sorted(values)[:KEPT]
+    assert got[-1] == sorted(values)[KEPT - 1] == zero.value
 
 
 def test_an_anchored_estimate_falls_only_when_enough_are_lower():
-    kept = anchored(2.0)
-    assert lower(kept, 1.0) == 2.0 and lower(kept, 3.0) == 2.0
-    assert [lower(kept, 1.5) for _ in range(KEPT)][-1] == 1.5
-    assert anchored(float("inf")) == []
+    zero = Zero(2.0)
+    assert zero.value == 2.0
+    assert zero.add(1.0) == 2.0 and zero.add(3.0) == 2.0
+    assert [zero.add(1.5) for _ in range(KEPT)][-1] == 1.5
+    assert Zero(INF).value == INF
