@@ -35,10 +35,10 @@ import numpy as np
 
 from referee.audio.blocks import Block, Channel
 from referee.audio.delivery import Zero
-from referee.audio.mic_devices import (NO_INPUT_HINT, Input, MicAbsent, MicError, device_label,
-                                       load_sounddevice)
+from referee.audio.mic_devices import (Input, MicAbsent, MicError,
+                                       check_channels, device_label, load_sounddevice,
+                                       query_input)
 from referee.audio.mic_keeper import Keeper, end_stream
-from referee.audio.pulse_source import real_channels
 from referee.core.mics import MicChange
 
 
@@ -175,22 +175,9 @@ class MicrophoneSource:
     def _open(self, sd: Any, i: int, inp: Input, rates: Sequence[int] | None = None) -> Any:
         """Input ``i``'s stream, at the first of ``rates`` it takes (default: the source's
         rate, else the device's own)."""
-        try:
-            info = sd.query_devices(inp.device, "input")
-        except Exception as e:
-            if inp.device is None:
-                raise MicError(f"no microphone: {NO_INPUT_HINT}") from None
-            raise MicError(f"no input device {device_label(inp.device)}: {e}") from None
-        have = int(info["max_input_channels"])
+        info = query_input(inp.device, sd)
         need = max(inp.channels) + 1
-        # an audio server's device offers 32 channels: copies of its source's real ones
-        source = real_channels(info["name"]) if 1 < need <= have else None
-        if source is not None and need > source[1]:
-            raise MicError(f"device {info['name']!r} (PulseAudio source {source[0]}) has "
-                           f"{source[1]} input channel(s); channel {need} was asked for")
-        if need > have:
-            raise MicError(f"device {info['name']!r} has {have} input channel(s); "
-                           f"channel {need} was asked for")
+        check_channels(info, need)
         device = inp.device
         last_error: Exception | None = None
         for rate in rates or dict.fromkeys([self.rate, int(info["default_samplerate"])]):

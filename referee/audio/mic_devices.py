@@ -73,20 +73,40 @@ def list_devices(sd: Any | None = None) -> list[dict]:
     return out
 
 
-def input_channels(device: int | str | None = None, sd: Any | None = None) -> int:
-    """How many input channels ``device`` (None: the default input) really has: an audio
-    server's ALSA device offers 32, copies of its source's real ones (see
-    :mod:`referee.audio.pulse_source`)."""
-    sd = load_sounddevice(sd)
+def query_input(device: int | str | None, sd: Any) -> dict:
+    """PortAudio's record of input ``device`` (None: the default input); a MicError naming
+    it when there is none."""
     try:
-        info = sd.query_devices(device, "input")
+        return sd.query_devices(device, "input")
     except Exception as e:
         if device is None:
             raise MicError(f"no microphone: {NO_INPUT_HINT}") from None
         raise MicError(f"no input device {device_label(device)}: {e}") from None
+
+
+def real_inputs(info: dict) -> tuple[int, str | None]:
+    """How many input channels the device of ``info`` really has, and the PulseAudio source
+    behind it (None: not an audio server's device): an audio server's ALSA device offers 32,
+    copies of its source's real ones (see :mod:`referee.audio.pulse_source`)."""
     have = int(info["max_input_channels"])
     source = real_channels(info["name"]) if have > 1 else None
-    return min(have, source[1]) if source is not None else have
+    return (min(have, source[1]), source[0]) if source is not None else (have, None)
+
+
+def check_channels(info: dict, need: int) -> None:
+    """A MicError unless the device of ``info`` has ``need`` input channels."""
+    if need <= 1 and int(info["max_input_channels"]) >= 1:
+        return      # no need to ask the audio server
+    have, source = real_inputs(info)
+    if need > have:
+        behind = f" (PulseAudio source {source})" if source else ""
+        raise MicError(f"device {info['name']!r}{behind} has {have} input channel(s); "
+                       f"channel {need} was asked for")
+
+
+def input_channels(device: int | str | None = None, sd: Any | None = None) -> int:
+    """How many input channels ``device`` (None: the default input) really has."""
+    return real_inputs(query_input(device, load_sounddevice(sd)))[0]
 
 
 def plan_inputs(devices: Sequence[str] | None = None,
