@@ -157,6 +157,34 @@ def test_a_segment_read_as_no_phrase_is_heard_again_in_its_pieces(tmp_path):
     assert [u.kind for u in feed(soccer.stream(), x, block=800)] == ["unknown"]
 
 
+def test_a_call_after_three_stretches_of_talk_in_one_segment_is_heard_in_its_pieces(tmp_path):
+    """Noise can hold talk and a call in one segment of four voiced stretches or more
+    (unseen development game 01: cat's "seven of clubs" after seconds of talk); read as no
+    phrase, it is still heard again piece by piece: the call is heard (with at most three
+    pieces it was not), and talk alone so parted gives none."""
+    from referee.audio.wav import to_int16
+    from referee.hearing.engine.pocketsphinx import PocketSphinx
+    from referee.hearing.engine.segment_stream import SegmentStream
+    from referee.hearing.segmenter import Segment
+    from speech import mix_snr, pink
+
+    s = corpus(tmp_path, {"talk": "flite:kal|I have to go", "call": "flite:kal|four of diamonds",
+                          "more": "flite:kal|see you later"})
+    gap = np.zeros(int(0.3 * 16000))
+
+    def pieces(parts, at_most=SegmentStream.PIECES):
+        x = np.concatenate([np.zeros(1600), *(p for k in parts for p in (gap, s[k])),
+                            np.zeros(1600)])
+        stream = PocketSphinx().stream()
+        stream.PIECES = at_most
+        seg = Segment(to_int16(mix_snr(x, pink(len(x), 3), 15)), 0, 1600)
+        return [(u.kind, u.said) for u in stream._pieces(seg)]
+
+    assert pieces(["talk", "more", "talk", "call"]) == [("call", "four of diamonds")]
+    assert pieces(["talk", "more", "talk", "call"], at_most=3) == []
+    assert pieces(["more", "talk", "more", "talk"]) == []
+
+
 def test_a_call_inside_talk_that_keeps_its_segment_open_is_heard_by_its_loud_stretch(tmp_path):
     """Four people talking at once hold one mic's segment open for seconds with no pause; a
     call 8 dB over them, 4 s in, is lost in the whole, whose most is talk. The segment, read

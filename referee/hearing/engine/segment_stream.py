@@ -104,9 +104,9 @@ class SegmentStream(CheckedReadings):
     HEAD_GAP = 0.25
     """Seconds of pause in the voice that part a call from words said before it in the
     same segment (a call's own unvoiced consonants last less: "six | of")."""
-    PIECES = 3
+    PIECES = 8
     """Pieces, at most, that a segment read as no phrase is heard again in (see
-    :meth:`_pieces`)."""
+    :meth:`_pieces`; docs/partial-calls.md, "More pieces")."""
     HEAD_CALL = 0.3
     """Seconds of voice a call after such a pause has, at least."""
     LOUD_LONG, LOUD_DB, LOUD_PAD = 2.0, 6.0, 0.15
