@@ -2,19 +2,26 @@
 
 Every delivery of ``n`` samples in all, taken at time ``t``, says sample 0 was captured at
 ``t - n / rate`` or before; the lowest of those, over many deliveries, is that time plus the
-smallest delivery delay. Not the lowest, though: the second lowest. A stream's first burst
-of deliveries can carry samples buffered before it started, as if they came early, and that
-one outlier would number the device tens of ms early all game (seen on PulseAudio, session
-62: docs/hearing-decisions.md, "One early delivery"). Deliveries come in bursts, so the
-lowest value recurs every few callbacks and the second lowest is as low within a second.
+smallest delivery delay. Not from a stream's first deliveries, though: its first bursts can
+carry samples buffered before it started, as if they came early, and would number the device
+early all game (one delivery 32-46 ms early, or the first four 5 to 49 ms early, on
+PulseAudio; placing again only moves a device earlier, so that is never mended). The first
+``SKIP`` deliveries count only until ``KEPT`` later ones came (docs/hearing-decisions.md,
+"The first deliveries set aside").
 """
 
 from __future__ import annotations
 
 from bisect import insort
 
-#: How many of the lowest values are kept; the estimate is the highest of them.
-KEPT = 2
+#: How many of the lowest values are kept; the estimate is the highest of them. One: on a
+#: busy machine the lowest comes once or twice a second, and the second lowest was over 5 ms
+#: off in 8 of 25 starts.
+KEPT = 1
+
+#: A stream's first deliveries, set aside once ``KEPT`` later ones came (50 ms callbacks:
+#: its first 0.3 s).
+SKIP = 6
 
 INF = float("inf")
 
@@ -23,20 +30,27 @@ class Zero:
     """One stream's estimate of when its sample 0 was captured, in seconds on one clock
     (``value``: inf until a delivery came)."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("_kept", "_first", "_seen")
 
     def __init__(self, at: float = INF) -> None:
         # set to ``at``: later deliveries lower it only when KEPT of them are lower
         self._kept: list[float] = [at] * KEPT if at != INF else []
+        self._first: list[float] = []   # the lowest of the first SKIP deliveries
+        self._seen = 0
 
     def add(self, value: float) -> float:
         """Take in one delivery's ``t - samples_so_far / rate``; the estimate: the ``KEPT``-th
-        lowest value so far, or the highest while fewer came. Once ``KEPT`` came, it only
-        falls."""
-        insort(self._kept, value)
-        del self._kept[KEPT:]
-        return self._kept[-1]
+        lowest value after the first ``SKIP`` deliveries, or while fewer than ``KEPT`` came
+        after them, of all so far. Once ``SKIP + KEPT`` came, it only falls."""
+        self._seen += 1
+        kept = self._first if self._seen <= SKIP else self._kept
+        insort(kept, value)
+        del kept[KEPT:]
+        return self.value
 
     @property
     def value(self) -> float:
-        return self._kept[-1] if self._kept else INF
+        if len(self._kept) < KEPT:
+            lowest = sorted(self._kept + self._first)[:KEPT]
+            return lowest[-1] if lowest else INF
+        return self._kept[-1]

@@ -6,8 +6,8 @@ one shared clock once, at start: for the first ``align_blocks`` callbacks of eve
 source notes when each callback ran (PortAudio's stream clock, one clock for all streams of a
 host API; should a callback come without it, the time the callback ran, for every device,
 since two clocks cannot be compared) minus the duration of the samples received so far; the
-lowest of that (the second lowest: :mod:`referee.audio.delivery`) is when the device's sample 0
-was captured, plus the smallest delivery delay.
+lowest of that (the first few set aside: :mod:`referee.audio.delivery`) is when the device's
+sample 0 was captured, plus the smallest delivery delay.
 A device whose sample 0 came 80 ms after the first device's gets its samples numbered from
 80 ms. Blocks are held back until every device is placed (about ``align_blocks`` x
 ``block_seconds``, 1 s), then only sample counts matter: the first deliveries are uneven, and
@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.delivery import Zero
+from referee.audio.delivery import INF, Zero
 from referee.audio.mic_devices import (Input, MicAbsent, MicError,
                                        check_channels, device_label, load_sounddevice,
                                        query_input)
@@ -314,13 +314,13 @@ class MicrophoneSource:
                     for i, n in enumerate(self._seen))
         if not ready and time.monotonic() < self._hold_deadline:
             return False
-        placed = [z for z in self._zeros if z != float("inf")]
+        placed = [z for z in self._zeros if z != INF]
         if not placed:
             return False
         origin = min(placed)
         self._origin = (origin, self._no_stream_time)
         for i, z in enumerate(self._zeros):
-            if z != float("inf"):
+            if z != INF:
                 self._offsets[i] = int(round((z - origin) * self._rates[i]))
         return True
 
@@ -368,7 +368,7 @@ class MicrophoneSource:
             if self._held is None and len(self.inputs) == 1:
                 self._offsets[i] = 0
             else:  # a late input: place it by its own arrival times against the others
-                origin = min(z for z in self._zeros if z != float("inf"))
+                origin = min(z for z in self._zeros if z != INF)
                 self._offsets[i] = int(round((self._zeros[i] - origin) * rate))
         index = self._offsets[i] + count - data.shape[0]
         if index < 0:

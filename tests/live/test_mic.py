@@ -224,8 +224,8 @@ def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
 def test_bad_device_and_channel_are_clear_errors(pulse):
     with pytest.raises(MicError, match="no input device"):
         MicrophoneSource(inputs=[Input("no-such-mic")]).start()
-    with pytest.raises(MicError,
-                       match=r"\(PulseAudio source mic1.monitor\) has 1 input channel\(s\); channel 41"):
+    with pytest.raises(MicError, match=r"\(PulseAudio source mic1.monitor\) has 1 input "
+                                       r"channel\(s\); channel 41"):
         MicrophoneSource(inputs=[Input("mic1", (0, 40))]).start()
     with pytest.raises(MicError, match="3 player names for 1"):
         MicrophoneSource(inputs=[Input("mic1")], players=["a", "b", "c"])
