@@ -186,14 +186,18 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
         room.answer(ref, "bob", cards=2, speaker="ann")
         ref.wait_err("Voices learnt.", 30)
         time.sleep(0.5)
-        room.play([("bob", "goop", 0.0)])
-        ref.wait_for(lambda r: r.objects("gooped") or "Who was that?" in r.stderr, 20,
-                     "the shout judged or asked about")
-        if not ref.objects("gooped"):   # not sure of a short shout: said again, as asked
-            time.sleep(0.5)
+        # not sure of a short shout, the referee asks; it is said again, as asked (a loaded
+        # CI machine left it unsure twice once: ann's voice at 69-73 %)
+        for _ in range(3):
+            asked = ref.stderr.count("Who was that?")
             room.play([("bob", "goop", 0.0)])
+            ref.wait_for(lambda r: r.objects("gooped") or r.stderr.count("Who was that?") > asked,
+                         20, "the shout judged or asked about")
+            if ref.objects("gooped"):
+                break
+            time.sleep(0.5)
         try:
-            gooped = ref.wait_objects("gooped", 1, 20)[0]
+            gooped = ref.wait_objects("gooped", 1, 5)[0]
         except AssertionError as e:     # the journal's notes say why nobody was given it
             raise AssertionError(f"{e}\nnotes: {notes(data)}") from None
     finally:
