@@ -4,11 +4,10 @@ Every delivery of ``n`` samples in all, taken at time ``t``, says sample 0 was c
 ``t - n / rate`` or before; the lowest of those, over many deliveries, is that time plus the
 smallest delivery delay. Not from a stream's first deliveries, though: its first bursts can
 carry samples buffered before it started, as if they came early, and would number the device
-early all game (one delivery 32-46 ms early, or the first four 5 to 49 ms early, on
-PulseAudio; placing again only moves a device earlier, so that is never mended). The first
-``SKIP`` deliveries count only until ``KEPT`` later ones came (docs/hearing-decisions.md,
-"The first deliveries set aside").
-"""
+early all game (on PulseAudio one delivery 32-46 ms early, or the first four 5 ms early, and
+likely 49 ms in one CI run; placing again only moves a device earlier, so that is never
+mended). The first ``SKIP`` deliveries count only until ``KEPT`` later ones came
+(docs/hearing-decisions.md, "The first deliveries set aside, and the lowest after them")."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def test_one_early_first_delivery_does_not_move_the_estimate():
 
 def test_the_first_deliveries_early_together_do_not_move_the_estimate():
     # Seen on PulseAudio under load (session 64): a stream's first four deliveries, two
-    # bursts of two, 5 ms lower than any later one (and by 49 ms in a CI run).
+    # bursts of two, 5 ms lower than any later one (likely 49 ms in a CI run); 49 here.
     values = deliveries(10.0, [0.05, 0.0])
     for k in range(4):
         values[k] -= 0.049
