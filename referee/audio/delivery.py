@@ -4,18 +4,16 @@ Every delivery of ``n`` samples in all, taken at time ``t``, says sample 0 was c
 ``t - n / rate`` or before; the lowest of those, over many deliveries, is that time plus the
 smallest delivery delay. Not from a stream's first deliveries, though: its first bursts can
 carry samples buffered before it started, as if they came early, and would number the device
-early all game (on PulseAudio one delivery 32-46 ms early, or the first four 5 ms early, and
-likely 49 ms in one CI run; placing again only moves a device earlier, so that is never
-mended). The first ``SKIP`` deliveries count only until ``KEPT`` later ones came
-(docs/hearing-decisions.md, "The first deliveries set aside, and the lowest after them")."""
+early all game (placing again only moves a device earlier, so that is never mended). The
+first ``SKIP`` deliveries count only until ``KEPT`` later ones came (figures:
+docs/hearing-decisions.md, "The first deliveries set aside, and the lowest after them")."""
 
 from __future__ import annotations
 
 from bisect import insort
 
 #: How many of the lowest values are kept; the estimate is the highest of them. One: on a
-#: busy machine the lowest comes once or twice a second, and the second lowest was over 5 ms
-#: off in 8 of 25 starts.
+#: busy machine the lowest may come only once in the first second (docs, as above).
 KEPT = 1
 
 #: A stream's first deliveries, set aside once ``KEPT`` later ones came (50 ms callbacks:

@@ -187,7 +187,7 @@ def test_voices_kept_from_a_recording_are_used_live_without_asking_in_stroop_and
         ref.wait_err("Voices learnt.", 30)
         time.sleep(0.5)
         # not sure of a short shout, the referee asks; it is said again, as asked (a loaded
-        # CI machine left it unsure twice once: ann's voice at 69-73 %)
+        # machine can leave it unsure more than once)
         for _ in range(3):
             asked = ref.stderr.count("Who was that?")
             room.play([("bob", "goop", 0.0)])
