@@ -14,6 +14,7 @@ from referee.hearing.classifier import OTHER
 from referee.hearing.engine.backing import Backed
 from referee.hearing.engine.base import _as_int16
 from referee.hearing.engine.checked_readings import CheckedReadings
+from referee.hearing.engine.cut_short import JoinsCutShort
 from referee.hearing.features import HOP, WINDOW, normalise, raw_log_mel
 from referee.hearing.segmenter import Segment, Segmenter
 
@@ -25,7 +26,7 @@ VOICED_KINDS = CALLS_AND_SHOUTS | {UtteranceKind.PARTIAL}
 CLASSIFIED_SPAN_DB = 25.0
 
 
-class SegmentStream(CheckedReadings):
+class SegmentStream(CheckedReadings, JoinsCutShort):
     """Cuts speech out by voice activity and decodes each piece whole.
 
     While a segment is still open (the segmenter waits for the speech to stop,
@@ -71,6 +72,9 @@ class SegmentStream(CheckedReadings):
     call only as the partial-call check hears it, surer than elsewhere (``partial_rest``),
     and a call or shout PocketSphinx reads there needs the classifier's support at a
     pause (after a call, babble was read as a bare "nine" or as "goop").
+
+    A segment heard as a call cut short ("jack of") is held back, and heard again with the
+    next segment when that begins where it ends (``JOIN``; :mod:`.cut_short`).
 
     Why these settings, with the figures that chose them: docs/hearing-decisions.md."""
 
@@ -147,6 +151,7 @@ class SegmentStream(CheckedReadings):
         self._voicing_frames = 0
         # (segment, start) of the last pause in the voice only decided at
         self._unvoiced: tuple[int, int] | None = None
+        self._held = None  # a call cut short, held back (JOIN): a cut_short.Held
 
     @property
     def watermark(self) -> float:
@@ -158,6 +163,8 @@ class SegmentStream(CheckedReadings):
             n = sg.consumed if self._rearm_at is None else min(sg.consumed, self._rearm_at)
         else:
             n = since
+        if self._held is not None:
+            n = min(n, self._held.seg.first)
         self._mark = max(self._mark, self.start + n / self.engine.rate)
         return self._mark
 
@@ -167,8 +174,8 @@ class SegmentStream(CheckedReadings):
             out += self._closed(seg)
         self._rearm()
         self._track_voicing()
-        early = self._early()
-        return out + (early or self._at_pause())
+        new = self._early() or self._at_pause()
+        return out + self._release(force=bool(new)) + new
 
     def _decided_now(self, out: list[Utterance]) -> None:
         """The open segment has given ``out``: nothing more until ``REARM`` after its end."""
@@ -249,10 +256,10 @@ class SegmentStream(CheckedReadings):
     def close(self) -> list[Utterance]:
         out = []
         for seg in self.segmenter.flush():
-            out += self._closed(seg)
-        return out
+            out += self._closed(seg, last=True)
+        return out + self._release(force=True)
 
-    def _closed(self, seg) -> list[Utterance]:
+    def _closed(self, seg, last: bool = False) -> list[Utterance]:
         if self._decided == seg.first:
             self._decided, at = None, self._rearm_at
             self._rearm_at = None
@@ -269,7 +276,7 @@ class SegmentStream(CheckedReadings):
             seg = Segment(seg.samples[rest:], seg.first + rest, max(seg.speech_first,
                                                                      seg.first + rest))
             self._rest_of = seg.first
-        return self._decode(seg)
+        return self._heard(seg, last)
 
     def _early(self) -> list[Utterance]:
         eng, sg, rate = self.engine, self.segmenter, self.engine.rate

@@ -1,0 +1,125 @@
+"""A call that only seems cut short: "jack of", a pause, "clubs".
+
+A slow voice can leave 0.2 s of quiet between "of" and the suit (its "c" or "d" begins with
+a closure), the segmenter's hang in quiet; the segment then closes on "jack of", a call cut
+short, which puts the caller out. So a segment heard as a partial call ending in "of" is
+held back: when the next segment begins where it ends (the voice came back within the
+next segment's lead-in) the two are heard as one, and the call they make counts instead;
+otherwise the partial call is reported as it was, a little later (docs/partial-calls.md,
+"Jack of ... clubs")."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.core.cards import RANK_WORDS, Suit
+from referee.core.events import CALLS_AND_SHOUTS, Utterance, UtteranceKind
+from referee.hearing import checks
+from referee.hearing.segmenter import Segment
+
+SUIT_WORDS = frozenset(s.word for s in Suit)
+
+#: Seconds of the quiet kept after the held segment's loud part, and before the next
+#: one's, when they are joined: an "of" fades, and a suit's "c" or "d" begins with a closure.
+KEEP_AFTER, KEEP_BEFORE = 0.06, 0.1
+
+
+def cut_short(out: list[Utterance]) -> bool:
+    """Whether ``out`` is one partial call with a rank and no suit ("jack of", "jack")."""
+    return len(out) == 1 and out[0].kind == UtteranceKind.PARTIAL \
+        and out[0].said.split()[0] in RANK_WORDS.values()
+
+
+@dataclass
+class Held:
+    """A segment heard as a call cut short, and what it gave."""
+
+    seg: Segment
+    out: list[Utterance]
+
+    @property
+    def end(self) -> int:
+        """The stream's sample just after the segment."""
+        return self.seg.first + len(self.seg.samples)
+
+    def joins(self, seg: Segment) -> bool:
+        """Whether ``seg`` begins where the held segment ends."""
+        return seg.first == self.end
+
+    def joined(self, seg: Segment, rate: int | None = None) -> tuple[Segment, int, int]:
+        """The held segment and ``seg`` (which :meth:`joins` it) as one; given the ``rate``,
+        with the quiet between them cut to ``KEEP_AFTER`` + ``KEEP_BEFORE`` (the models know
+        calls said in one breath). Also the sample of the joined segment where the cut is,
+        and how many samples it took out (a time after it is that much later)."""
+        if rate is None:
+            return (Segment(np.concatenate([self.seg.samples, seg.samples]), self.seg.first,
+                            self.seg.speech_first, seg.forced), len(self.seg.samples), 0)
+        a = checks.trim(self.seg.samples, rate, (self.seg.speech_first - self.seg.first) / rate,
+                        len(self.seg.samples) / rate)[1]
+        b = checks.trim(seg.samples, rate, (seg.speech_first - seg.first) / rate,
+                        len(seg.samples) / rate)[0]
+        keep = min(len(self.seg.samples), int((a + KEEP_AFTER) * rate))
+        skip = max(0, int((b - KEEP_BEFORE) * rate))
+        samples = np.concatenate([self.seg.samples[:keep], seg.samples[skip:]])
+        return (Segment(samples, self.seg.first, self.seg.speech_first, seg.forced),
+                keep, len(self.seg.samples) - keep + skip)
+
+
+class JoinsCutShort:
+    """Holding a call cut short back, and hearing it with the segment that joins it. Mixed
+    into ``SegmentStream``, whose ``engine``, ``segmenter``, ``_decode``, ``_mark`` and
+    ``_held`` (a :class:`Held` or None) it uses; the stream's watermark stays at the held
+    segment's start."""
+
+    JOIN = True
+    """Whether a call cut short is held back for what follows (see the module)."""
+    JOIN_WAIT = 1.2
+    """Seconds after a held segment by which the segment that joins it must close, or the
+    call cut short is reported as it was."""
+
+    def _release(self, force: bool = False) -> list[Utterance]:
+        """The held call cut short, once no segment can join it any more (or ``force``):
+        none began where it ends while the segmenter's lead-in reached back to it, or the
+        one that did is still open ``JOIN_WAIT`` after it."""
+        held, sg, rate = self._held, self.segmenter, self.engine.rate
+        if held is None:
+            return []
+        if not force:
+            if sg.in_speech:
+                if sg.current_first == held.end and sg.consumed - held.end < self.JOIN_WAIT * rate:
+                    return []
+            elif sg.consumed - held.end <= sg.history.maxlen * sg.frame:
+                return []
+        self._held = None
+        return held.out
+
+    def _heard(self, seg: Segment, last: bool = False) -> list[Utterance]:
+        """A closed segment decided; heard with the call cut short held before it when it
+        joins it and alone gives no call; itself held back when it is a call cut short."""
+        held, self._held = self._held, None
+        out = self._decode(seg)
+        if held is not None and held.joins(seg) \
+                and not any(u.kind in CALLS_AND_SHOUTS for u in out):
+            rate = self.engine.rate
+            for joined, cut, taken in (held.joined(seg), held.joined(seg, rate)):
+                whole = self._decode(joined, whole=False)
+                if [u.kind for u in whole] == [UtteranceKind.CALL] \
+                        and whole[0].said.split()[0] == held.out[0].said.split()[0]:
+                    at = self.start + (joined.first + cut) / rate
+                    return [dataclasses.replace(u, end=u.end + taken / rate if u.end > at
+                                                else u.end) for u in whole]
+        if held is not None and held.joins(seg) and len(out) == 1 \
+                and out[0].kind == UtteranceKind.PARTIAL and out[0].said in SUIT_WORDS:
+            # each heard on its own: the rank, then its suit
+            first = held.out[0]
+            return [dataclasses.replace(
+                first, kind=str(UtteranceKind.CALL), said=f"{first.said.split()[0]} of {out[0].said}",
+                end=out[0].end, confidence=min(first.confidence, out[0].confidence))]
+        before = held.out if held is not None else []
+        if self.JOIN and not last and cut_short(out) and out[0].start >= self._mark:
+            self._held = Held(seg, out)
+            return before
+        return before + out
