@@ -1,12 +1,12 @@
 """A call that only seems cut short: "jack of", a pause, "clubs".
 
-A slow voice can leave 0.2 s of quiet between "of" and the suit (its "c" or "d" begins with
-a closure), the segmenter's hang in quiet; the segment then closes on "jack of", a call cut
-short, which puts the caller out. So a segment heard as a partial call ending in "of" is
-held back: when the next segment begins where it ends (the voice came back within the
-next segment's lead-in) the two are heard as one, and the call they make counts instead;
-otherwise the partial call is reported as it was, a little later (docs/partial-calls.md,
-"Jack of ... clubs")."""
+A slow voice, or a player finding the suit, can leave 0.2 s of quiet between "of" and the
+suit, the segmenter's hang in quiet; the segment then closes on "jack of", a call cut short,
+which puts the caller out. So a segment heard as a partial call with a rank and no suit is
+held back: when the next segment begins where it ends (the voice came back within the next
+segment's lead-in) and alone gives no call, the two are heard again as one, or its rank and
+the next one's bare suit make the call; otherwise the partial call is reported as it was, a
+little later (docs/partial-calls.md, "Jack of ... clubs")."""
 
 from __future__ import annotations
 
@@ -114,10 +114,10 @@ class JoinsCutShort:
         if held is not None and held.joins(seg) and len(out) == 1 \
                 and out[0].kind == UtteranceKind.PARTIAL and out[0].said in SUIT_WORDS:
             # each heard on its own: the rank, then its suit
-            first = held.out[0]
+            first, suit = held.out[0], out[0]
             return [dataclasses.replace(
-                first, kind=str(UtteranceKind.CALL), said=f"{first.said.split()[0]} of {out[0].said}",
-                end=out[0].end, confidence=min(first.confidence, out[0].confidence))]
+                first, kind=str(UtteranceKind.CALL), said=f"{first.said.split()[0]} of {suit.said}",
+                end=suit.end, confidence=min(first.confidence, suit.confidence))]
         before = held.out if held is not None else []
         if self.JOIN and not last and cut_short(out) and out[0].start >= self._mark:
             self._held = Held(seg, out)
