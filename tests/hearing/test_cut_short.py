@@ -18,14 +18,14 @@ def spoken(tmp_path, voice: str, text: str) -> np.ndarray:
     return x[int(a * RATE):int(b * RATE)]
 
 
-def with_pause(x: np.ndarray, pause: float) -> tuple[np.ndarray, int]:
+def with_pause(x: np.ndarray, pause: float) -> np.ndarray:
     """``x`` with ``pause`` seconds of silence at its quietest 10 ms between 45 and 80 % of
-    its length (after the "of", or before it), and where that is."""
+    its length (after the "of", or before it)."""
     fr = RATE // 100
     e = np.array([np.mean(x[i:i + fr] ** 2) for i in range(0, len(x) - fr, fr)])
     lo, hi = int(0.45 * len(e)), int(0.8 * len(e))
     k = (lo + int(np.argmin(np.convolve(e[lo:hi], np.ones(3) / 3, "same")))) * fr
-    return np.concatenate([x[:k], np.zeros(int(pause * RATE)), x[k:]]), k
+    return np.concatenate([x[:k], np.zeros(int(pause * RATE)), x[k:]])
 
 
 def heard(x: np.ndarray, join: bool = True, lead: float = 0.5) -> list:
@@ -43,7 +43,7 @@ def heard(x: np.ndarray, join: bool = True, lead: float = 0.5) -> list:
                                         ("flite:kal", "seven of clubs")])
 def test_a_call_with_a_pause_inside_is_one_call(tmp_path, voice, text):
     whole = spoken(tmp_path, voice, text)
-    x, _ = with_pause(whole, 0.25)
+    x = with_pause(whole, 0.25)
     before = heard(x, join=False)
     assert before and before[0].kind == "partial"   # what it was: a miscall
     got = heard(x)
