@@ -79,3 +79,25 @@ def test_the_watermark_waits_for_a_held_call_cut_short(tmp_path):
     assert u.end + 0.25 < at < u.end + 0.25 + 0.6
     assert all(m <= u.start for t, m in marks if t < at)
     assert marks[-1][1] > u.end
+
+
+def test_a_call_with_a_pause_inside_in_noise_that_holds_its_end_open(tmp_path):
+    """Pink noise at 20 dB holds the segment after the pause open: ``JOIN_WAIT`` after the
+    call cut short, the call is heard from what has come by then, before that segment
+    closes, so a partial call held back does not hold verdicts back for as long."""
+    from speech import mix_snr, pink
+
+    x = with_pause(spoken(tmp_path, "flite:awb", "jack of clubs"), 0.3)
+    y = np.concatenate([np.zeros(RATE // 2), x, np.zeros(RATE)])
+    y = mix_snr(y, pink(len(y), 3), 20)
+
+    def heard_in_noise(wait):
+        stream = PocketSphinx().stream()
+        stream.JOIN_WAIT = wait
+        return [(t, (u.kind, u.said)) for t, u in feed(stream, y, block=800, timed=True)
+                if u.kind != "unknown"]
+
+    (soon, call), = heard_in_noise(1.2)
+    (late, same), = heard_in_noise(5.0)   # at the segment's close
+    assert call == same == ("call", "jack of clubs")
+    assert soon < late - 0.05

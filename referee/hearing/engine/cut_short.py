@@ -70,9 +70,9 @@ class Held:
 
 class JoinsCutShort:
     """Holding a call cut short back, and hearing it with the segment that joins it. Mixed
-    into ``SegmentStream``, whose ``engine``, ``segmenter``, ``_decode``, ``_mark`` and
-    ``_held`` (a :class:`Held` or None) it uses; the stream's watermark stays at the held
-    segment's start."""
+    into ``SegmentStream``, whose ``engine``, ``segmenter``, ``_decode``, ``_decided_now``,
+    ``_mark`` and ``_held`` (a :class:`Held` or None) it uses; the stream's watermark stays
+    at the held segment's start."""
 
     JOIN = True
     """Whether a call cut short is held back for what follows (see the module)."""
@@ -82,42 +82,62 @@ class JoinsCutShort:
 
     def _release(self, force: bool = False) -> list[Utterance]:
         """The held call cut short, once no segment can join it any more (or ``force``):
-        none began where it ends while the segmenter's lead-in reached back to it, or the
-        one that did is still open ``JOIN_WAIT`` after it."""
+        none began where it ends while the segmenter's lead-in reached back to it; or the
+        one that did is still open ``JOIN_WAIT`` after it, and what it has so far makes no
+        call with it (if it does, that call, and the open segment is decided)."""
         held, sg, rate = self._held, self.segmenter, self.engine.rate
         if held is None:
             return []
         if not force:
             if sg.in_speech:
-                if sg.current_first == held.end and sg.consumed - held.end < self.JOIN_WAIT * rate:
-                    return []
+                if sg.current_first == held.end:
+                    if sg.consumed - held.end < self.JOIN_WAIT * rate:
+                        return []
+                    so_far = Segment(np.concatenate(sg.current), sg.current_first,
+                                     max(sg.current_first, sg.current_speech))
+                    call = self._joined_call(held, so_far, self._decode(so_far, whole=False))
+                    if call:
+                        self._held = None
+                        self._decided_now(call)
+                        return call
             elif sg.consumed - held.end <= sg.history.maxlen * sg.frame:
                 return []
         self._held = None
         return held.out
+
+    def _joined_call(self, held: Held, seg: Segment, out: list[Utterance]
+                     ) -> list[Utterance] | None:
+        """The call ``held`` and ``seg`` (which joins it; ``out``: what it gives alone) make:
+        heard again as one, as they are or with the quiet between them cut, a call of the
+        held rank; else that rank and ``seg``'s bare suit. None if neither, or if ``seg``
+        gives a call or shout of its own."""
+        if any(u.kind in CALLS_AND_SHOUTS for u in out):
+            return None
+        rate, rank = self.engine.rate, held.out[0].said.split()[0]
+        for joined, cut, taken in (held.joined(seg), held.joined(seg, rate)):
+            whole = self._decode(joined, whole=False)
+            if [u.kind for u in whole] == [UtteranceKind.CALL] \
+                    and whole[0].said.split()[0] == rank:
+                at = self.start + (joined.first + cut) / rate
+                return [dataclasses.replace(u, end=u.end + taken / rate if u.end > at
+                                            else u.end) for u in whole]
+        if len(out) == 1 and out[0].kind == UtteranceKind.PARTIAL and out[0].said in SUIT_WORDS:
+            # each heard on its own: the rank, then its suit
+            first, suit = held.out[0], out[0]
+            return [dataclasses.replace(
+                first, kind=str(UtteranceKind.CALL), said=f"{rank} of {suit.said}",
+                end=suit.end, confidence=min(first.confidence, suit.confidence))]
+        return None
 
     def _heard(self, seg: Segment, last: bool = False) -> list[Utterance]:
         """A closed segment decided; heard with the call cut short held before it when it
         joins it and alone gives no call; itself held back when it is a call cut short."""
         held, self._held = self._held, None
         out = self._decode(seg)
-        if held is not None and held.joins(seg) \
-                and not any(u.kind in CALLS_AND_SHOUTS for u in out):
-            rate = self.engine.rate
-            for joined, cut, taken in (held.joined(seg), held.joined(seg, rate)):
-                whole = self._decode(joined, whole=False)
-                if [u.kind for u in whole] == [UtteranceKind.CALL] \
-                        and whole[0].said.split()[0] == held.out[0].said.split()[0]:
-                    at = self.start + (joined.first + cut) / rate
-                    return [dataclasses.replace(u, end=u.end + taken / rate if u.end > at
-                                                else u.end) for u in whole]
-        if held is not None and held.joins(seg) and len(out) == 1 \
-                and out[0].kind == UtteranceKind.PARTIAL and out[0].said in SUIT_WORDS:
-            # each heard on its own: the rank, then its suit
-            first, suit = held.out[0], out[0]
-            return [dataclasses.replace(
-                first, kind=str(UtteranceKind.CALL), said=f"{first.said.split()[0]} of {suit.said}",
-                end=suit.end, confidence=min(first.confidence, suit.confidence))]
+        call = self._joined_call(held, seg, out) if held is not None and held.joins(seg) \
+            else None
+        if call:
+            return call
         before = held.out if held is not None else []
         if self.JOIN and not last and cut_short(out) and out[0].start >= self._mark:
             self._held = Held(seg, out)
