@@ -77,8 +77,8 @@ class JoinsCutShort:
     JOIN = True
     """Whether a call cut short is held back for what follows (see the module)."""
     JOIN_WAIT = 1.2
-    """Seconds after a held segment by which the segment that joins it must close, or the
-    call cut short is reported as it was."""
+    """Seconds after a held segment at which the segment that joins it, if still open, is
+    heard with it as far as it has come: a call then, else the call cut short as it was."""
 
     def _release(self, force: bool = False) -> list[Utterance]:
         """The held call cut short, once no segment can join it any more (or ``force``):
