@@ -217,9 +217,13 @@ class Segmenter:
         self.peak = max(self._levels + [self.powers[-1]])
         return seg
 
+    def so_far(self, forced: bool = False) -> Segment:
+        """The open segment as it is now (a segment must be open)."""
+        return Segment(np.concatenate(self.current), self.current_first,
+                       max(self.current_first, self.current_speech), forced)
+
     def _close(self, forced: bool = False) -> Segment:
-        seg = Segment(np.concatenate(self.current), self.current_first,
-                      max(self.current_first, self.current_speech), forced)
+        seg = self.so_far(forced)
         self.current = None
         self.silent_run = 0
         return seg

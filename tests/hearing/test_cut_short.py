@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from referee.audio.wav import to_int16
+from referee.hearing.checks import frame_power
 from referee.hearing.engine.pocketsphinx import PocketSphinx
 from speech import corpus, feed, speech_bounds
 
@@ -21,10 +22,9 @@ def spoken(tmp_path, voice: str, text: str) -> np.ndarray:
 def with_pause(x: np.ndarray, pause: float) -> np.ndarray:
     """``x`` with ``pause`` seconds of silence at its quietest 10 ms between 45 and 80 % of
     its length (after the "of", or before it)."""
-    fr = RATE // 100
-    e = np.array([np.mean(x[i:i + fr] ** 2) for i in range(0, len(x) - fr, fr)])
+    e = frame_power(x, RATE)
     lo, hi = int(0.45 * len(e)), int(0.8 * len(e))
-    k = (lo + int(np.argmin(np.convolve(e[lo:hi], np.ones(3) / 3, "same")))) * fr
+    k = (lo + int(np.argmin(np.convolve(e[lo:hi], np.ones(3) / 3, "same")))) * (RATE // 100)
     return np.concatenate([x[:k], np.zeros(int(pause * RATE)), x[k:]])
 
 

@@ -15,22 +15,27 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from referee.core.cards import RANK_WORDS, Suit
+from referee.core.cards import Card, Partial, read_call
 from referee.core.events import CALLS_AND_SHOUTS, Utterance, UtteranceKind
 from referee.hearing import checks
 from referee.hearing.segmenter import Segment
-
-SUIT_WORDS = frozenset(s.word for s in Suit)
 
 #: Seconds of the quiet kept after the held segment's loud part, and before the next
 #: one's, when they are joined: an "of" fades, and a suit's "c" or "d" begins with a closure.
 KEEP_AFTER, KEEP_BEFORE = 0.06, 0.1
 
 
+def partial(out: list[Utterance]) -> Partial | None:
+    """What ``out`` names when it is one partial call (:func:`read_call`), else None."""
+    found = read_call(out[0].said) if len(out) == 1 \
+        and out[0].kind == UtteranceKind.PARTIAL else None
+    return found if isinstance(found, Partial) else None
+
+
 def cut_short(out: list[Utterance]) -> bool:
     """Whether ``out`` is one partial call with a rank and no suit ("jack of", "jack")."""
-    return len(out) == 1 and out[0].kind == UtteranceKind.PARTIAL \
-        and out[0].said.split()[0] in RANK_WORDS.values()
+    found = partial(out)
+    return found is not None and found.suit is None
 
 
 @dataclass
@@ -93,8 +98,7 @@ class JoinsCutShort:
                 if sg.current_first == held.end:
                     if sg.consumed - held.end < self.JOIN_WAIT * rate:
                         return []
-                    so_far = Segment(np.concatenate(sg.current), sg.current_first,
-                                     max(sg.current_first, sg.current_speech))
+                    so_far = sg.so_far()
                     call = self._joined_call(held, so_far, self._decode(so_far, whole=False))
                     if call:
                         self._held = None
@@ -113,20 +117,22 @@ class JoinsCutShort:
         gives a call or shout of its own."""
         if any(u.kind in CALLS_AND_SHOUTS for u in out):
             return None
-        rate, rank = self.engine.rate, held.out[0].said.split()[0]
+        rate, rank = self.engine.rate, partial(held.out).rank
         for joined, cut, taken in (held.joined(seg), held.joined(seg, rate)):
             whole = self._decode(joined, whole=False)
-            if [u.kind for u in whole] == [UtteranceKind.CALL] \
-                    and whole[0].said.split()[0] == rank:
+            card = read_call(whole[0].said) if [u.kind for u in whole] == [UtteranceKind.CALL] \
+                else None
+            if isinstance(card, Card) and card.rank == rank:
                 at = self.start + (joined.first + cut) / rate
                 return [dataclasses.replace(u, end=u.end + taken / rate if u.end > at
                                             else u.end) for u in whole]
-        if len(out) == 1 and out[0].kind == UtteranceKind.PARTIAL and out[0].said in SUIT_WORDS:
+        suit = partial(out)
+        if suit is not None and suit.rank is None:
             # each heard on its own: the rank, then its suit
-            first, suit = held.out[0], out[0]
+            first = held.out[0]
             return [dataclasses.replace(
-                first, kind=str(UtteranceKind.CALL), said=f"{rank} of {suit.said}",
-                end=suit.end, confidence=min(first.confidence, suit.confidence))]
+                first, kind=str(UtteranceKind.CALL), said=Card(rank, suit.suit).spoken,
+                end=out[0].end, confidence=min(first.confidence, out[0].confidence))]
         return None
 
     def _heard(self, seg: Segment, last: bool = False) -> list[Utterance]:

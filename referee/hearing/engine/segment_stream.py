@@ -243,8 +243,8 @@ class SegmentStream(CheckedReadings, JoinsCutShort):
             # The sound after the voice is not the call's.
             kept = max(0, pause[1] - sg.current_first + int(self.VOICE_TAIL * rate))
             latest = self.start + pause[1] / rate + self.VOICE_END
-        seg = Segment(np.concatenate(sg.current)[:kept], sg.current_first,
-                      max(sg.current_first, sg.current_speech))
+        seg = sg.so_far()
+        seg = dataclasses.replace(seg, samples=seg.samples[:kept])
         out = self._decode(seg, pause=True,
                            accept=eng.backing.pause_accept if stage == 1 else eng.backing.accept)
         if out:
