@@ -136,3 +136,44 @@ def test_a_number_the_check_is_sure_of_stands_whatever_the_decoder_s_word_times(
                 assert heard == [], "heard without the sure number: pick another"
             else:
                 assert [parse_number(h["said"]).value for h in heard] == [int(item.expect)]
+
+
+@pytest.fixture(scope="session")
+def noisy_answers(tmp_path_factory):
+    """Three answers of the numbers benchmark's tuning voices in babble at 10 and 5 dB, built
+    as the benchmark builds them: the babble holds each segment's loud part open for longer
+    than an answer may last."""
+    from referee.lab.bench import corpus, numbers_bench
+
+    ids = {"numbers-tuning-0002", "numbers-tuning-0060", "numbers-tuning-0082"}
+    items = [i for i in numbers_bench.plan(1) if i.id in ids]
+    d = tmp_path_factory.mktemp("noisy-answers")
+    return d, corpus.build(items, d, 1)
+
+
+def test_a_sure_number_in_noise_stands_over_the_decoder_s_words(noisy_answers, monkeypatch):
+    from referee.core.games.goop import COUNT_KINDS
+    from referee.core.numbers import parse_number
+    from referee.hearing.engine.checked_readings import CheckedReadings
+    from referee.lab.bench.run import measure
+
+    over, tried = CheckedReadings._number_over, []
+
+    def spy(self, seg, said, p, a=None, b=None):
+        out = over(self, seg, said, p, a, b)
+        tried.append((a is None, said, bool(out)))
+        return out
+
+    monkeypatch.setattr(CheckedReadings, "_number_over", spy)
+    d, items = noisy_answers
+    assert len(items) == 3
+    engine = PocketSphinx(grammar=Grammar.load().subset(COUNT))
+    engine.listen_for(COUNT_KINDS)
+    for item in items:
+        tried.clear()
+        heard = [h for h in measure(engine, item, d)["heard"] if h["kind"] != "unknown"]
+        assert [parse_number(h["said"]).value for h in heard] == [int(item.expect)], tried
+        # over the segment's loud part it could not stand: the decoder's words placed it
+        whole = [t for t in tried if t[0]]
+        assert whole and not any(ok for _, _, ok in whole), (item.text, tried)
+        assert any(ok for alone, _, ok in tried if not alone), tried

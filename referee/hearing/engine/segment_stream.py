@@ -478,8 +478,9 @@ class SegmentStream(CheckedReadings, JoinsCutShort):
             m, q = eng.number_heard(m, p)  # "forty" that was "fourteen"
             sure = eng.backing.number_sure
             if m is not None and conf > 0 and sure is not None and q >= sure:
-                # the check heard the whole segment: the decoder's word times do not matter
-                over = self._number_over(seg, m.said, q)
+                # the check heard the whole segment: the decoder's word times do not matter,
+                # unless noise holds its loud part open too long (docs/model-history.md)
+                over = self._number_over(seg, m.said, q) or self._number_over(seg, m.said, q, a, b)
                 if over:
                     return over
             if m is None:
