@@ -145,10 +145,10 @@ def test_several_devices_share_one_clock(pulse, tmp_path):
     on = [onsets(x[ch]) for ch in range(3)]
     assert all(len(o) == 2 for o in on), on
     # placed on one clock to within 5 ms once lined up; the first beep, as the streams start,
-    # within 10 ms: the test server's split sources alone put up to 10 ms between them then
+    # within 12 ms: the test server's split sources alone put up to 10 ms between them then
     # (docs/hearing-decisions.md, "The first deliveries set aside")
     for o in on[1:]:
-        assert abs(on[0][0] - o[0]) < 0.010 and abs(on[0][1] - o[1]) < 0.005, on
+        assert abs(on[0][0] - o[0]) < 0.012 and abs(on[0][1] - o[1]) < 0.005, on
     assert max(abs(d) for d in src.drift()) < 0.005
 
 
