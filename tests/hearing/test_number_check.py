@@ -140,22 +140,32 @@ def test_a_number_the_check_is_sure_of_stands_whatever_the_decoder_s_word_times(
 
 @pytest.fixture(scope="session")
 def noisy_answers(tmp_path_factory):
-    """Three answers of the numbers benchmark's tuning voices in babble at 10 and 5 dB, built
-    as the benchmark builds them: the babble holds each segment's loud part open for longer
-    than an answer may last."""
+    """Four answers of the numbers benchmark's tuning voices in noise at 10 and 5 dB, built as
+    the benchmark builds them, by id: in the first three the babble holds the segment's loud
+    part open for longer than an answer may last; the fourth the decoder reads as a command
+    it then rejects ("referee pause" for "thirty six left", in white noise)."""
     from referee.lab.bench import corpus, numbers_bench
 
-    ids = {"numbers-tuning-0002", "numbers-tuning-0060", "numbers-tuning-0082"}
+    ids = {"numbers-tuning-0002", "numbers-tuning-0060", "numbers-tuning-0082",
+           "numbers-tuning-0177"}
     items = [i for i in numbers_bench.plan(1) if i.id in ids]
     d = tmp_path_factory.mktemp("noisy-answers")
-    return d, corpus.build(items, d, 1)
+    return d, {i.id: i for i in corpus.build(items, d, 1)}
+
+
+def _count_heard(item, d) -> list[int]:
+    from referee.core.games.goop import COUNT_KINDS
+    from referee.core.numbers import parse_number
+    from referee.lab.bench.run import measure
+
+    engine = PocketSphinx(grammar=Grammar.load().subset(COUNT))
+    engine.listen_for(COUNT_KINDS)
+    return [parse_number(h["said"]).value for h in measure(engine, item, d)["heard"]
+            if h["kind"] != "unknown"]
 
 
 def test_a_sure_number_in_noise_stands_over_the_decoder_s_words(noisy_answers, monkeypatch):
-    from referee.core.games.goop import COUNT_KINDS
-    from referee.core.numbers import parse_number
     from referee.hearing.engine.checked_readings import CheckedReadings
-    from referee.lab.bench.run import measure
 
     over, tried = CheckedReadings._number_over, []
 
@@ -166,14 +176,28 @@ def test_a_sure_number_in_noise_stands_over_the_decoder_s_words(noisy_answers, m
 
     monkeypatch.setattr(CheckedReadings, "_number_over", spy)
     d, items = noisy_answers
-    assert len(items) == 3
-    engine = PocketSphinx(grammar=Grammar.load().subset(COUNT))
-    engine.listen_for(COUNT_KINDS)
-    for item in items:
+    for key in ("numbers-tuning-0002", "numbers-tuning-0060", "numbers-tuning-0082"):
+        item = items[key]
         tried.clear()
-        heard = [h for h in measure(engine, item, d)["heard"] if h["kind"] != "unknown"]
-        assert [parse_number(h["said"]).value for h in heard] == [int(item.expect)], tried
+        assert _count_heard(item, d) == [int(item.expect)], tried
         # over the segment's loud part it could not stand: the decoder's words placed it
         whole = [t for t in tried if t[0]]
         assert whole and not any(ok for _, _, ok in whole), (item.text, tried)
         assert any(ok for alone, _, ok in tried if not alone), tried
+
+
+def test_a_command_the_decoder_rejects_during_the_count_leaves_the_number_to_the_check(
+        noisy_answers, monkeypatch):
+    d, items = noisy_answers
+    item = items["numbers-tuning-0177"]
+    read, decode = [], PocketSphinx.decode
+
+    def spy(self, *a, **k):
+        out = decode(self, *a, **k)
+        read.append((out[0], out[2]))
+        return out
+
+    monkeypatch.setattr(PocketSphinx, "decode", spy)
+    heard = _count_heard(item, d)
+    assert ("referee pause", 0.0) in read, read      # the decoder's reading, rejected
+    assert heard == [int(item.expect)], read

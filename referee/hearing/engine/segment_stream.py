@@ -448,8 +448,8 @@ class SegmentStream(CheckedReadings, JoinsCutShort):
         m = eng.grammar.match(said) if words else None
         if m is not None and not eng.listened(m.kind):
             m = None  # a search that lost its way part-through ("eight" of "eight of diamonds")
-        if m is None and not pause and getattr(eng, "numbers", None) is not None \
-                and eng.listened("number"):
+        if (m is None or conf <= 0 and m.kind != "number") and not pause \
+                and getattr(eng, "numbers", None) is not None and eng.listened("number"):
             alone = self._number_alone(seg)
             if alone:
                 return alone
