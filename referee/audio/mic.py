@@ -15,7 +15,10 @@ a second of them places devices within a millisecond (figures, and why not PortA
 ADC time: docs/hearing-decisions.md, "Microphones on one clock"). A busy machine can hold
 back every one of a device's first callbacks; for ``refine_blocks`` callbacks more, a device
 whose estimate of sample 0 falls is placed again that much earlier (the overlap with what was
-given out already is left out), so it is not timed late all game. Separate devices drift
+given out already is left out), so it is not timed late all game. When a device's input is
+lost (PortAudio's overflow), its count falls behind and its later sounds would come out early
+all game: its count is moved on by what it lost, measured over the next second of every
+device's deliveries (:class:`~referee.audio.delivery.Rise`). Separate devices drift
 apart by their clock error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it.
 With one device nothing is held back.
 
@@ -34,7 +37,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.delivery import INF, Zero
+from referee.audio.delivery import INF, Rise, Zero
 from referee.audio.mic_devices import (Input, MicAbsent, MicError,
                                        check_channels, device_label, load_sounddevice,
                                        query_input)
@@ -59,8 +62,8 @@ class MicrophoneSource:
     load (docs/timing.md, session 44). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
     are lined up, where each was placed; when one is placed again 2 ms or more earlier
-    (``refine_blocks``, see the module); whenever input has overflowed; and when a device is
-    lost or back. A lost device's channels get silence until it is back, and ``on_change``
+    (``refine_blocks``, see the module); whenever input has overflowed, and when that
+    device is moved later by what it lost (5 ms or more); and when a device is lost or back. A lost device's channels get silence until it is back, and ``on_change``
     gets a :class:`~referee.core.mics.MicChange` for each (:mod:`referee.audio.mic_keeper`);
     ``watch``: a :class:`~referee.audio.pulse_watch.PulseWatch` telling which source each
     stream reads, None for none, "auto" for the server's if one answers. Iterate (from
@@ -121,6 +124,8 @@ class MicrophoneSource:
         self.latency = latency
         self._overflowed = [0] * n_in  # callbacks that reported lost input, per input
         self._told = 0  # overflows already told to notify
+        self._measured = [0] * n_in  # overflows whose loss was measured (or could not be)
+        self._rise: Rise | None = None  # the loss being measured (see _after_loss)
         self.notify = notify
         self._watch = watch
         self._on_change = on_change
@@ -265,6 +270,7 @@ class MicrophoneSource:
                     self._no_stream_time = True
                 if self._held is None:
                     self._place_again(i)
+                    self._after_loss(i, (mono if self._no_stream_time else now) - had)
                     yield from self._emit(i, data, self._counts[i])
                     yield from self.keeper.tick()
                     continue
@@ -302,8 +308,8 @@ class MicrophoneSource:
         which = [self._input_label(i) for i, n in enumerate(self._overflowed) if n]
         self._told = n = self.overflows
         self.notify(f"microphone input overflowed ({', '.join(which)}; {n} "
-                    "time(s) so far): audio was lost (the machine is too busy), and that "
-                    "mic's later sounds are timed early against other devices'")
+                    "time(s) so far): audio was lost (the machine is too busy); that mic is "
+                    "placed again on the shared clock by its next second of deliveries")
 
     def _aligned(self) -> bool:
         """Place every input on the shared clock once each has had ``align_blocks``
@@ -328,9 +334,7 @@ class MicrophoneSource:
         """Input ``i``, on its first stream within ``refine_blocks`` callbacks of being lined
         up, numbered earlier by as much as its estimate of sample 0 fell since (never later:
         an estimate only falls); the samples that would overlap those given out are cut."""
-        if self._origin is None or self._offsets[i] is None or self._gen[i] != 0 \
-                or self._seen[i] > self.align_blocks + self.refine_blocks \
-                or self._origin[1] != self._no_stream_time or not self.keeper.is_placed(i):
+        if not self._placed(i) or self._seen[i] > self.align_blocks + self.refine_blocks:
             return
         rate = self._rates[i]
         early = self._offsets[i] - int(round((self._zeros[i] - self._origin[0]) * rate))
@@ -341,6 +345,35 @@ class MicrophoneSource:
         if early >= rate // 500:
             self._say(f"{self._input_label(i)}'s microphone placed again, "
                       f"{1000 * early / rate:.0f} ms earlier (its first deliveries came late)")
+
+    def _after_loss(self, i: int, value: float) -> None:
+        """Input ``i`` delivered, ``value`` its ``t - samples so far / rate``. After input was
+        lost on a device placed on the shared clock, its count is moved on by as many samples
+        as its deliveries now come later than the others' (:class:`Rise`), so its later
+        sounds are not timed early: its next blocks begin with that much silence."""
+        if self._overflowed[i] > self._measured[i]:
+            self._measured[i] = self._overflowed[i]
+            others = [j for j in range(len(self.inputs)) if j != i and self._placed(j)]
+            if self._placed(i) and others:
+                self._rise = Rise(i, [i, *others])    # a loss after another: measured again
+        if self._rise is None or not self._placed(i):
+            return
+        rise = self._rise.add(i, value - self._origin[0] - self._offsets[i] / self._rates[i])
+        if rise is None:
+            return
+        j, self._rise = self._rise.lossy, None
+        lost = int(round(rise * self._rates[j]))
+        if lost >= self._rates[j] // 200:    # input is lost a buffer at a time; under 5 ms: load
+            self._counts[j] += lost
+            self._say(f"{self._input_label(j)}'s microphone moved "
+                      f"{1000 * lost / self._rates[j]:.0f} ms later (its input was lost)")
+
+    def _placed(self, i: int) -> bool:
+        """Whether input ``i`` is numbered on the shared clock by its first stream's
+        deliveries, timed by the clock it was lined up by."""
+        return self._origin is not None and self._offsets[i] is not None \
+            and self._gen[i] == 0 and self._origin[1] == self._no_stream_time \
+            and self.keeper.is_placed(i)
 
     def _say(self, line: str) -> None:
         if self.notify is not None:

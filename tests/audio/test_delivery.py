@@ -1,9 +1,9 @@
 """A device's sample 0 from when its deliveries came: the lowest value, but not from the
-stream's first deliveries."""
+stream's first deliveries; and, after input was lost, how much."""
 
 from __future__ import annotations
 
-from referee.audio.delivery import INF, KEPT, SKIP, Zero
+from referee.audio.delivery import INF, KEPT, RISE_WINDOW, SKIP, Rise, Zero
 
 
 def deliveries(zero: float, pattern: list[float], n: int = 40) -> list[float]:
@@ -62,3 +62,19 @@ def test_an_anchored_estimate_falls_only_when_later_ones_are_lower():
     assert zero.add(3.0) == 2.0
     assert [zero.add(1.5) for _ in range(KEPT)][-1] == 1.5
     assert Zero(INF).value == INF
+
+
+def test_the_samples_lost_are_the_lossy_stream_s_rise_over_the_others():
+    # three streams on a busy machine, each delivering in bursts and later than usual by
+    # its own few milliseconds; stream 1 lost 50 ms of samples, so its values rose by that
+    creep = [0.01 * (k // 2 % 5) + (0.05 if k % 2 == 0 else 0.0) for k in range(10)]
+    late = {0: 0.004, 1: 0.05 + 0.003, 2: 0.006}
+    rise = Rise(1, [0, 1, 2])
+    got = []
+    for k in range(RISE_WINDOW):
+        for j in (2, 0, 1):
+            got.append(rise.add(j, late[j] + creep[k % len(creep)]))
+    assert got[:-1] == [None] * (len(got) - 1)     # not before every stream had its window
+    assert abs(got[-1] - (0.053 - 0.005)) < 1e-9   # against the others' median (4 and 6 ms)
+    # deliveries of a stream not measured, or past its window, change nothing
+    assert rise.add(3, 9.0) == got[-1] and rise.add(0, -9.0) == got[-1]

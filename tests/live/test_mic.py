@@ -303,6 +303,54 @@ def test_lost_input_is_told(pulse):
     assert len(lost) == 1 and lost[0].startswith("microphone input overflowed (bob; 1 time"), told
 
 
+def test_a_device_that_lost_input_is_placed_again_later_by_what_it_lost(pulse, tmp_path):
+    # A busy machine can lose a device's input (PortAudio says so by the overflow flag): its
+    # sample count then falls behind, and its later sounds came out early by what was lost
+    # for the rest of the game. Here one of b's real callbacks (50 ms of samples) is lost
+    # once the devices are lined up, and the next one carries the flag.
+    import sounddevice as sd
+
+    wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
+    told: list[str] = []
+    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"],
+                           notify=told.append)
+    overflow = sd.CallbackFlags(sd._lib.paInputOverflow)
+    lost = src.align_blocks + 10
+    real, calls = src._callback, [0]
+
+    def callback(j, gen=None):
+        cb = real(j, gen)
+        if j != 1:
+            return cb
+
+        def lossy(indata, frames, time_info, status):
+            calls[0] += 1
+            if calls[0] != lost:
+                cb(indata, frames, time_info, overflow if calls[0] == lost + 1 else status)
+        return lossy
+
+    src._callback = callback
+
+    def moved() -> list[str]:
+        return [t for t in told if t.startswith("b's microphone moved")]
+
+    def act():
+        until = time.monotonic() + 10
+        while time.monotonic() < until and not moved():
+            threading.Event().wait(0.05)
+        pulse.play(wav, "mic1")
+
+    x = capture(src, act)
+    assert src.overflows == 1, told
+    assert len(moved()) == 1 and moved()[0].endswith("later (its input was lost)"), told
+    shift = int(moved()[0].split("moved ")[1].split()[0])
+    assert 45 <= shift <= 55, told     # the 50 ms lost
+    on = [onsets(x[ch]) for ch in range(2)]
+    assert all(len(o) == 2 for o in on), on
+    for a, b in zip(*on):
+        assert abs(a - b) < 0.005, f"onsets {on}; told:\n" + "\n".join(told)
+
+
 def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_path):
     # A host API may give no stream time (currentTime 0). Its callbacks are then timed by
     # the clock the callback runs on, and so are every device's, rather than two clocks
