@@ -7,12 +7,12 @@ carry samples buffered before it started, as if they came early, and would numbe
 early all game (placing again only moves a device earlier, so that is never mended). The
 first ``SKIP`` deliveries count only until ``KEPT`` later ones came (figures:
 docs/hearing-decisions.md, "The first deliveries set aside, and the lowest after them").
-After input was lost on one stream, :class:`Rise` measures how many samples it lost."""
+Whether a stream's count fell behind the others' since (input lost, a slow clock):
+:class:`Lows`."""
 
 from __future__ import annotations
 
 from bisect import insort
-from statistics import median
 
 #: How many of the lowest values are kept; the estimate is the highest of them. One: on a
 #: busy machine the lowest may come only once in the first second (docs, as above).
@@ -55,32 +55,36 @@ class Zero:
         return self._kept[-1]
 
 
-#: Deliveries of every stream a rise is measured over (50 ms callbacks: a second): the lowest
-#: value recurs every ten or so (docs/hearing-decisions.md, "Input lost").
-RISE_WINDOW = 20
+#: Deliveries of every stream one look at the streams' lowest values takes (50 ms callbacks:
+#: 2 s); the lowest value recurs every ten or so (docs/hearing-decisions.md, "Kept on one clock").
+LOOK = 40
+
+#: The same, after input was lost on one stream: a second.
+LOOK_AFTER_LOSS = 20
 
 
-class Rise:
-    """After input was lost on stream ``lossy``, how much later its deliveries now come than
-    the other ``streams``' (indices; ``lossy`` among them), in seconds: each stream's lowest
-    ``t - samples_so_far / rate`` over its next ``window`` deliveries, less the time its
-    sample 0 is numbered by. The lost samples raise the lossy stream's by their length; a busy
-    machine raises every stream's, so the lossy one is measured against the others' median."""
+class Lows:
+    """Each of ``streams``' (indices) lowest value from now until every one of them had
+    ``window`` deliveries, so over one span of time for all: its ``t - samples_so_far / rate``
+    less the time its sample 0 is numbered by, in seconds. A stream whose lowest stands over
+    the others' is numbered early: samples were lost, or its clock runs slow. A busy machine,
+    or the audio server's own buffering changing, raises every stream's alike."""
 
-    __slots__ = ("lossy", "_lowest", "_left")
+    __slots__ = ("_lowest", "_left")
 
-    def __init__(self, lossy: int, streams: list[int], window: int = RISE_WINDOW) -> None:
-        self.lossy = lossy
+    def __init__(self, streams: list[int], window: int = LOOK) -> None:
         self._lowest = {j: INF for j in streams}
         self._left = {j: window for j in streams}
 
-    def add(self, j: int, value: float) -> float | None:
-        """Take in one delivery of stream ``j`` (its value less its numbered sample 0); the
-        lossy stream's rise once every stream had its window, else None."""
-        if self._left.get(j, 0) > 0:
+    @property
+    def streams(self) -> list[int]:
+        return list(self._left)
+
+    def add(self, j: int, value: float) -> dict[int, float] | None:
+        """Take in one delivery of stream ``j``; every stream's lowest once each had its
+        window, else None. Deliveries of streams not looked at, or after the look ended,
+        count for nothing."""
+        if j in self._left and any(self._left.values()):
             self._lowest[j] = min(self._lowest[j], value)
-            self._left[j] -= 1
-        if any(self._left.values()):
-            return None
-        return self._lowest[self.lossy] - median(
-            v for k, v in self._lowest.items() if k != self.lossy)
+            self._left[j] = max(0, self._left[j] - 1)
+        return None if any(self._left.values()) else dict(self._lowest)

@@ -15,11 +15,11 @@ a second of them places devices within a millisecond (figures, and why not PortA
 ADC time: docs/hearing-decisions.md, "Microphones on one clock"). A busy machine can hold
 back every one of a device's first callbacks; for ``refine_blocks`` callbacks more, a device
 whose estimate of sample 0 falls is placed again that much earlier (the overlap with what was
-given out already is left out), so it is not timed late all game. When a device's input is
-lost (PortAudio's overflow), its count falls behind and its later sounds would come out early
-all game: its count is moved on by what it lost, measured over the next second of every
-device's deliveries (:class:`~referee.audio.delivery.Rise`). Separate devices drift
-apart by their clock error, some tens of ppm: about 0.1 s an hour; ``drift()`` reports it.
+given out already is left out), so it is not timed late all game. All game, a device whose
+count falls behind the others' (its input lost, PortAudio's overflow; or its clock slower, by
+some tens of ppm: about 0.1 s an hour) would have its later sounds come out early: its count is
+moved on by as much (``_keep_on_clock``, :class:`~referee.audio.delivery.Lows`). ``drift()``
+says how far each device's deliveries moved from where it was placed.
 With one device nothing is held back.
 
 sounddevice is passed in (``MicrophoneSource(sd, ...)``) or imported on first use, never at
@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator, Sequence
 import numpy as np
 
 from referee.audio.blocks import Block, Channel
-from referee.audio.delivery import INF, Rise, Zero
+from referee.audio.delivery import INF, LOOK, LOOK_AFTER_LOSS, Lows, Zero
 from referee.audio.mic_devices import (Input, MicAbsent, MicError,
                                        check_channels, device_label, load_sounddevice,
                                        query_input)
@@ -62,8 +62,9 @@ class MicrophoneSource:
     load (docs/timing.md, session 44). ``notify``,
     if given, is called from the iterating thread with a line for people: once the devices
     are lined up, where each was placed; when one is placed again 2 ms or more earlier
-    (``refine_blocks``, see the module); whenever input has overflowed, and when that
-    device is moved later by what it lost (5 ms or more); and when a device is lost or back. A lost device's channels get silence until it is back, and ``on_change``
+    (``refine_blocks``, see the module); whenever input has overflowed; when a device is
+    moved 5 ms or more later to keep it on the shared clock; and when a device is lost or
+    back. A lost device's channels get silence until it is back, and ``on_change``
     gets a :class:`~referee.core.mics.MicChange` for each (:mod:`referee.audio.mic_keeper`);
     ``watch``: a :class:`~referee.audio.pulse_watch.PulseWatch` telling which source each
     stream reads, None for none, "auto" for the server's if one answers. Iterate (from
@@ -124,8 +125,11 @@ class MicrophoneSource:
         self.latency = latency
         self._overflowed = [0] * n_in  # callbacks that reported lost input, per input
         self._told = 0  # overflows already told to notify
-        self._measured = [0] * n_in  # overflows whose loss was measured (or could not be)
-        self._rise: Rise | None = None  # the loss being measured (see _after_loss)
+        self._measured = [0] * n_in  # overflows a look was begun after
+        self._lossy: set[int] = set()  # inputs that lost input since the last look began
+        self._lows: Lows | None = None  # the look at the devices' deliveries (_keep_on_clock)
+        self._lows_lossy: set[int] = set()  # inputs that had lost input when it began
+        self._late: dict[int, float] = {}  # how late the last look found each input
         self.notify = notify
         self._watch = watch
         self._on_change = on_change
@@ -270,7 +274,7 @@ class MicrophoneSource:
                     self._no_stream_time = True
                 if self._held is None:
                     self._place_again(i)
-                    self._after_loss(i, (mono if self._no_stream_time else now) - had)
+                    self._keep_on_clock(i, (mono if self._no_stream_time else now) - had)
                     yield from self._emit(i, data, self._counts[i])
                     yield from self.keeper.tick()
                     continue
@@ -309,7 +313,7 @@ class MicrophoneSource:
         self._told = n = self.overflows
         self.notify(f"microphone input overflowed ({', '.join(which)}; {n} "
                     "time(s) so far): audio was lost (the machine is too busy); that mic is "
-                    "placed again on the shared clock by its next second of deliveries")
+                    "moved back onto the shared clock within a few seconds")
 
     def _aligned(self) -> bool:
         """Place every input on the shared clock once each has had ``align_blocks``
@@ -346,27 +350,51 @@ class MicrophoneSource:
             self._say(f"{self._input_label(i)}'s microphone placed again, "
                       f"{1000 * early / rate:.0f} ms earlier (its first deliveries came late)")
 
-    def _after_loss(self, i: int, value: float) -> None:
-        """Input ``i`` delivered, ``value`` its ``t - samples so far / rate``. After input was
-        lost on a device placed on the shared clock, its count is moved on by as many samples
-        as its deliveries now come later than the others' (:class:`Rise`), so its later
-        sounds are not timed early: its next blocks begin with that much silence."""
+    def _keep_on_clock(self, i: int, value: float) -> None:
+        """Input ``i`` delivered, ``value`` its ``t - samples so far / rate``. Every device
+        placed on the shared clock is looked at over its next deliveries
+        (:class:`~referee.audio.delivery.Lows`, one look after another; after input was lost,
+        one begins at once and takes a second): one whose lowest value stands over the lowest
+        device's in two looks in a row, by 5 ms or more in both, is numbered early (it lost
+        input, or its clock runs slow), and its count is moved on by the less of the two: its
+        next block begins with that much silence."""
+        window = None
         if self._overflowed[i] > self._measured[i]:
             self._measured[i] = self._overflowed[i]
-            others = [j for j in range(len(self.inputs)) if j != i and self._placed(j)]
-            if self._placed(i) and others:
-                self._rise = Rise(i, [i, *others])    # a loss after another: measured again
-        if self._rise is None or not self._placed(i):
+            self._lossy.add(i)
+            self._lows, window = None, LOOK_AFTER_LOSS     # looked at again from now, sooner
+        if self._lows is not None and not all(map(self._placed, self._lows.streams)):
+            self._lows = None       # a device lost meanwhile: its look would never end
+        if self._lows is None:
+            placed = [j for j in range(len(self.inputs)) if self._placed(j)]
+            if len(placed) < 2:
+                return
+            self._lows = Lows(placed, window or LOOK)
+            self._lows_lossy |= self._lossy     # told as lost until that input is moved
+            self._lossy = set()
+        if not self._placed(i):
             return
-        rise = self._rise.add(i, value - self._origin[0] - self._offsets[i] / self._rates[i])
-        if rise is None:
+        lows = self._lows.add(i, value - self._origin[0] - self._offsets[i] / self._rates[i])
+        if lows is None:
             return
-        j, self._rise = self._rise.lossy, None
-        lost = int(round(rise * self._rates[j]))
-        if lost >= self._rates[j] // 200:    # input is lost a buffer at a time; under 5 ms: load
-            self._counts[j] += lost
-            self._say(f"{self._input_label(j)}'s microphone moved "
-                      f"{1000 * lost / self._rates[j]:.0f} ms later (its input was lost)")
+        self._lows, first, before = None, min(lows.values()), self._late
+        self._late = {}
+        for j, low in lows.items():
+            # moved when two looks in a row find it late (one may span a jump in the
+            # server's buffering unevenly), by the less of the two
+            rate, late = self._rates[j], low - first
+            move = int(round(min(late, before.get(j, 0.0)) * rate))
+            self._late[j] = late
+            if late * rate < rate // 200:
+                self._lows_lossy.discard(j)     # a loss that moved it nothing
+            if move >= rate // 200:     # input is lost a buffer at a time; under 5 ms: load
+                self._counts[j] += move
+                self._late[j] -= move / rate
+                why = "its input was lost" if j in self._lows_lossy else \
+                    "it fell behind the others: a slower clock"
+                self._lows_lossy.discard(j)
+                self._say(f"{self._input_label(j)}'s microphone moved {1000 * move / rate:.0f} "
+                          f"ms later ({why})")
 
     def _placed(self, i: int) -> bool:
         """Whether input ``i`` is numbered on the shared clock by its first stream's
@@ -418,9 +446,9 @@ class MicrophoneSource:
         return out
 
     def drift(self) -> list[float]:
-        """Seconds per input: how far its current delivery-time estimate of sample 0 has
-        moved from the one it was placed by (grows with clock drift or lost input; the
-        estimate only falls, so this is <= 0)."""
+        """Seconds per input: how far its delivery-time estimate of sample 0 (the lowest
+        value so far) has fallen below the time its sample 0 is numbered by: a clock faster
+        than the one it was placed by (the estimate only falls, so this is <= 0)."""
         if any(o is None for o in self._offsets) or self._origin is None:
             return [0.0] * len(self.inputs)
         origin = self._origin[0]

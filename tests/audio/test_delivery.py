@@ -3,7 +3,7 @@ stream's first deliveries; and, after input was lost, how much."""
 
 from __future__ import annotations
 
-from referee.audio.delivery import INF, KEPT, RISE_WINDOW, SKIP, Rise, Zero
+from referee.audio.delivery import INF, KEPT, LOOK, SKIP, Lows, Zero
 
 
 def deliveries(zero: float, pattern: list[float], n: int = 40) -> list[float]:
@@ -64,17 +64,30 @@ def test_an_anchored_estimate_falls_only_when_later_ones_are_lower():
     assert Zero(INF).value == INF
 
 
-def test_the_samples_lost_are_the_lossy_stream_s_rise_over_the_others():
+def test_a_look_gives_each_stream_s_lowest_once_every_stream_had_its_window():
     # three streams on a busy machine, each delivering in bursts and later than usual by
     # its own few milliseconds; stream 1 lost 50 ms of samples, so its values rose by that
     creep = [0.01 * (k // 2 % 5) + (0.05 if k % 2 == 0 else 0.0) for k in range(10)]
-    late = {0: 0.004, 1: 0.05 + 0.003, 2: 0.006}
-    rise = Rise(1, [0, 1, 2])
+    late = {0: 0.004, 1: 0.053, 2: 0.006}
+    look = Lows([0, 1, 2])
+    assert look.streams == [0, 1, 2]
     got = []
-    for k in range(RISE_WINDOW):
+    for k in range(LOOK):
         for j in (2, 0, 1):
-            got.append(rise.add(j, late[j] + creep[k % len(creep)]))
+            got.append(look.add(j, late[j] + creep[k % len(creep)]))
     assert got[:-1] == [None] * (len(got) - 1)     # not before every stream had its window
-    assert abs(got[-1] - (0.053 - 0.005)) < 1e-9   # against the others' median (4 and 6 ms)
-    # deliveries of a stream not measured, or past its window, change nothing
-    assert rise.add(3, 9.0) == got[-1] and rise.add(0, -9.0) == got[-1]
+    assert {j: round(v, 9) for j, v in got[-1].items()} == late
+    # deliveries of a stream not looked at, or after the look ended, change nothing
+    assert look.add(3, 9.0) == got[-1] and look.add(0, -9.0) == got[-1]
+
+
+def test_a_look_spans_one_time_for_every_stream():
+    # stream 1's deliveries come in bursts of four, so it has its window later than stream 0;
+    # meanwhile the server's buffering drops every stream's values by 50 ms: stream 0's
+    # lowest must cover that time too, or stream 1 would seem 50 ms late
+    look = Lows([0, 1], window=8)
+    for k in range(8):
+        assert look.add(0, 0.05) is None
+    assert look.add(0, 0.0) is None         # past its window: still in the look
+    got = [look.add(1, v) for v in [0.05] * 4 + [0.0] * 4]
+    assert got[:-1] == [None] * 7 and got[-1] == {0: 0.0, 1: 0.0}

@@ -351,6 +351,40 @@ def test_a_device_that_lost_input_is_placed_again_later_by_what_it_lost(pulse, t
         assert abs(a - b) < 0.005, f"onsets {on}; told:\n" + "\n".join(told)
 
 
+def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_path):
+    # Separate devices' clocks differ by tens of ppm, so over a game one falls behind the
+    # others by tens of milliseconds. Here b's real stream gives 799 of every 800 samples
+    # (1250 ppm slow: 30 ms in 24 s); its beeps 24 s in must still land with a's, within
+    # the 5 ms a device may fall behind before it is moved and what it falls in the two
+    # looks (4 s) that find it so.
+    wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
+    told: list[str] = []
+    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"],
+                           notify=told.append)
+    real = src._callback
+
+    def callback(j, gen=None):
+        cb = real(j, gen)
+        if j != 1:
+            return cb
+
+        def slow(indata, frames, time_info, status):
+            cb(indata[:-1], frames - 1, time_info, status)
+        return slow
+
+    src._callback = callback
+    x = capture(src, lambda: (threading.Event().wait(24.0), pulse.play(wav, "mic1")))
+    moved = [t for t in told if t.startswith("b's microphone moved")]
+    assert moved and all(t.endswith("later (it fell behind the others: a slower clock)")
+                         for t in moved), told
+    assert sum(int(t.split("moved ")[1].split()[0]) for t in moved) >= 15, told
+    assert not [t for t in told if t.startswith("a's microphone moved")], told
+    on = [onsets(x[ch]) for ch in range(2)]
+    assert all(len(o) == 2 for o in on), on
+    for a, b in zip(*on):
+        assert abs(a - b) < 0.011, f"onsets {on}; told:\n" + "\n".join(told)
+
+
 def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_path):
     # A host API may give no stream time (currentTime 0). Its callbacks are then timed by
     # the clock the callback runs on, and so are every device's, rather than two clocks
