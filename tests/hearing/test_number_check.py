@@ -171,7 +171,7 @@ def test_a_sure_number_in_noise_stands_over_the_decoder_s_words(noisy_answers, m
 
     def spy(self, seg, said, p, a=None, b=None):
         out = over(self, seg, said, p, a, b)
-        tried.append((a is None, said, bool(out)))
+        tried.append((a is None, said, bool(out)))     # (over the loud part, said, stood)
         return out
 
     monkeypatch.setattr(CheckedReadings, "_number_over", spy)
@@ -181,9 +181,9 @@ def test_a_sure_number_in_noise_stands_over_the_decoder_s_words(noisy_answers, m
         tried.clear()
         assert _count_heard(item, d) == [int(item.expect)], tried
         # over the segment's loud part it could not stand: the decoder's words placed it
-        whole = [t for t in tried if t[0]]
-        assert whole and not any(ok for _, _, ok in whole), (item.text, tried)
-        assert any(ok for alone, _, ok in tried if not alone), tried
+        over_loud_part = [ok for whole, _, ok in tried if whole]
+        assert over_loud_part and not any(over_loud_part), (item.text, tried)
+        assert any(ok for whole, _, ok in tried if not whole), tried
 
 
 def test_a_command_the_decoder_rejects_during_the_count_leaves_the_number_to_the_check(

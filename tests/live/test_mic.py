@@ -193,7 +193,7 @@ def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_pat
     def placed_again() -> list[str]:
         return [t for t in told if t.startswith("b's microphone placed again")]
 
-    def moved() -> int:
+    def placed_ms() -> int:
         return sum(int(t.split(", ")[1].split()[0]) for t in placed_again())
 
     got: dict = {}
@@ -210,7 +210,7 @@ def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_pat
             threading.Event().wait(0.05)
             now = placed_again()
             steps, quiet = len(now), 0.0 if len(now) != steps else quiet + 0.05
-            if moved() >= 25 and quiet >= 0.5:
+            if placed_ms() >= 25 and quiet >= 0.5:
                 break
         for _ in range(4):
             pulse.play(wav, "mic1")
@@ -229,7 +229,7 @@ def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_pat
     assert again and all(t.endswith("(its first deliveries came late)") for t in again), told
     # at least the 30 ms it was given (the first second's deliveries can be late on any
     # device: the other may move too)
-    assert moved() >= 25, told
+    assert placed_ms() >= 25, told
     on = pairs[-1][0]
     assert len(on[0]) == len(on[1]) == 2 * len(pairs), pairs
     for a, b in zip(on[0][-2:], on[1][-2:]):
@@ -245,7 +245,9 @@ def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
     # deliveries can come late, up to 50 ms, which would hide it); b must not be numbered
     # early for it.
     wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
-    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"])
+    told: list[str] = []
+    src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"],
+                           notify=told.append)
 
     def early(k, time_info):
         if k != 2 or not time_info.currentTime:
@@ -258,7 +260,7 @@ def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
     on = [onsets(x[ch]) for ch in range(2)]
     assert all(len(o) == 2 for o in on), on
     for a, b in zip(*on):
-        assert abs(a - b) < 0.005, on
+        assert abs(a - b) < 0.005, f"onsets {on}; told:\n" + "\n".join(told)
 
 
 def test_bad_device_and_channel_are_clear_errors(pulse):
