@@ -344,7 +344,7 @@ def test_a_device_that_lost_input_is_placed_again_later_by_what_it_lost(pulse, t
 
     x = capture(src, act)
     assert src.overflows == 1, told
-    assert len(moved()) == 1 and moved()[0].endswith("later (its input was lost)"), told
+    assert moved() and moved()[0].endswith("later (its input was lost)"), told
     shift = int(moved()[0].split("moved ")[1].split()[0])
     assert 45 <= shift <= 55, told     # the 50 ms lost
     on = [onsets(x[ch]) for ch in range(2)]
@@ -355,15 +355,15 @@ def test_a_device_that_lost_input_is_placed_again_later_by_what_it_lost(pulse, t
 
 def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_path):
     # Separate devices' clocks differ by tens of ppm, so over a game one falls behind the
-    # others by tens of milliseconds. Here b's real stream gives 799 of every 800 samples
-    # (1250 ppm slow: 30 ms in 24 s); its beeps 24 s in must still land with a's, within
+    # others by tens of milliseconds. Here b's real stream gives 1599 of every 1600 samples
+    # (625 ppm slow: 15 ms in 24 s); its beeps 24 s in must still land with a's, within
     # the 5 ms a device may fall behind before it is moved and what it falls in the two
     # looks (4 s) that find it so.
     wav = beeps_wav(tmp_path / "beeps.wav", at=(0.3, 1.0))
     told: list[str] = []
     src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"],
                            notify=told.append)
-    real = src._callback
+    real, calls = src._callback, [0]
 
     def callback(j, gen=None):
         cb = real(j, gen)
@@ -371,7 +371,9 @@ def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_p
             return cb
 
         def slow(indata, frames, time_info, status):
-            cb(indata[:-1], frames - 1, time_info, status)
+            calls[0] += 1
+            cut = calls[0] % 2      # a sample less every other 800
+            cb(indata[:frames - cut], frames - cut, time_info, status)
         return slow
 
     src._callback = callback
@@ -379,12 +381,12 @@ def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_p
     moved = [t for t in told if t.startswith("b's microphone moved")]
     assert moved and all(t.endswith("later (it fell behind the others: a slower clock)")
                          for t in moved), told
-    assert sum(int(t.split("moved ")[1].split()[0]) for t in moved) >= 15, told
+    assert sum(int(t.split("moved ")[1].split()[0]) for t in moved) >= 5, told
     assert not [t for t in told if t.startswith("a's microphone moved")], told
     on = [onsets(x[ch]) for ch in range(2)]
     assert all(len(o) == 2 for o in on), on
     for a, b in zip(*on):
-        assert abs(a - b) < 0.011, f"onsets {on}; told:\n" + "\n".join(told)
+        assert abs(a - b) < 0.009, f"onsets {on}; told:\n" + "\n".join(told)
 
 
 def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_path):
