@@ -7,7 +7,7 @@ carry samples buffered before it started, as if they came early, and would numbe
 early all game (placing again only moves a device earlier, so that is never mended). The
 first ``SKIP`` deliveries count only until ``KEPT`` later ones came (figures:
 docs/hearing-decisions.md, "The first deliveries set aside, and the lowest after them").
-Whether a stream's count fell behind the others' since (input lost, a slow clock):
+Whether a stream's count has fallen behind the others' (input lost, a slower clock):
 :class:`Lows`."""
 
 from __future__ import annotations

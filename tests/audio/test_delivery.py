@@ -1,5 +1,6 @@
 """A device's sample 0 from when its deliveries came: the lowest value, but not from the
-stream's first deliveries; and, after input was lost, how much."""
+stream's first deliveries; and every stream's lowest over one look, to tell one that fell
+behind the others."""
 
 from __future__ import annotations
 
