@@ -152,9 +152,10 @@ def test_several_devices_share_one_clock(pulse, tmp_path):
     assert max(abs(d) for d in src.drift()) < 0.005
 
 
-def _retime(src: MicrophoneSource, i: int, change) -> None:
-    """Input ``i``'s real callbacks handed ``change(k, time_info)``'s time info instead of
-    their own (``k``: 1 for its first callback), which may also hold them up."""
+def _handed(src: MicrophoneSource, i: int, change) -> None:
+    """Input ``i``'s real callbacks handed ``change(k, indata, frames, time_info, status)``'s
+    arguments instead of their own (``k``: 1 for its first callback; None: the callback's
+    samples are lost), which may also hold them up."""
     real, calls = src._callback, [0]
 
     def callback(j, gen=None):
@@ -162,12 +163,21 @@ def _retime(src: MicrophoneSource, i: int, change) -> None:
         if j != i:
             return cb
 
-        def retimed(indata, frames, time_info, status):
+        def handed(*args):
             calls[0] += 1
-            cb(indata, frames, change(calls[0], time_info), status)
-        return retimed
+            got = change(calls[0], *args)
+            if got is not None:
+                cb(*got)
+        return handed
 
     src._callback = callback
+
+
+def _retime(src: MicrophoneSource, i: int, change) -> None:
+    """Input ``i``'s real callbacks handed ``change(k, time_info)``'s time info instead of
+    their own (see :func:`_handed`)."""
+    _handed(src, i, lambda k, indata, frames, time_info, status:
+            (indata, frames, change(k, time_info), status))
 
 
 def test_a_device_whose_first_callbacks_came_late_is_placed_again(pulse, tmp_path):
@@ -318,20 +328,12 @@ def test_a_device_that_lost_input_is_placed_again_later_by_what_it_lost(pulse, t
                            notify=told.append)
     overflow = sd.CallbackFlags(sd._lib.paInputOverflow)
     lost = src.align_blocks + 10
-    real, calls = src._callback, [0]
 
-    def callback(j, gen=None):
-        cb = real(j, gen)
-        if j != 1:
-            return cb
+    def lossy(k, indata, frames, time_info, status):
+        if k != lost:
+            return indata, frames, time_info, overflow if k == lost + 1 else status
 
-        def lossy(indata, frames, time_info, status):
-            calls[0] += 1
-            if calls[0] != lost:
-                cb(indata, frames, time_info, overflow if calls[0] == lost + 1 else status)
-        return lossy
-
-    src._callback = callback
+    _handed(src, 1, lossy)
 
     def moved() -> list[str]:
         return [t for t in told if t.startswith("b's microphone moved")]
@@ -363,20 +365,12 @@ def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_p
     told: list[str] = []
     src = MicrophoneSource(inputs=[Input("mic1"), Input("pulse")], players=["a", "b"],
                            notify=told.append)
-    real, calls = src._callback, [0]
 
-    def callback(j, gen=None):
-        cb = real(j, gen)
-        if j != 1:
-            return cb
+    def slow(k, indata, frames, time_info, status):
+        cut = k % 2      # a sample less every other 800
+        return indata[:frames - cut], frames - cut, time_info, status
 
-        def slow(indata, frames, time_info, status):
-            calls[0] += 1
-            cut = calls[0] % 2      # a sample less every other 800
-            cb(indata[:frames - cut], frames - cut, time_info, status)
-        return slow
-
-    src._callback = callback
+    _handed(src, 1, slow)
     x = capture(src, lambda: (threading.Event().wait(24.0), pulse.play(wav, "mic1")))
     moved = [t for t in told if t.startswith("b's microphone moved")]
     assert moved and all(t.endswith("later (it fell behind the others: a slower clock)")
