@@ -126,9 +126,8 @@ class MicrophoneSource:
         self._overflowed = [0] * n_in  # callbacks that reported lost input, per input
         self._told = 0  # overflows already told to notify
         self._measured = [0] * n_in  # overflows a look was begun after
-        self._lossy: set[int] = set()  # inputs that lost input since the last look began
         self._lows: Lows | None = None  # the look at the devices' deliveries (_keep_on_clock)
-        self._lows_lossy: set[int] = set()  # inputs that had lost input when it began
+        self._lossy: set[int] = set()  # inputs told as lost until moved, or found not late
         self._late: dict[int, float] = {}  # how late the last look found each input
         self.notify = notify
         self._watch = watch
@@ -370,8 +369,6 @@ class MicrophoneSource:
             if len(placed) < 2:
                 return
             self._lows = Lows(placed, window or LOOK)
-            self._lows_lossy |= self._lossy     # told as lost until that input is moved
-            self._lossy = set()
         if not self._placed(i):
             return
         lows = self._lows.add(i, value - self._origin[0] - self._offsets[i] / self._rates[i])
@@ -386,13 +383,13 @@ class MicrophoneSource:
             move = int(round(min(late, before.get(j, 0.0)) * rate))
             self._late[j] = late
             if late * rate < rate // 200:
-                self._lows_lossy.discard(j)     # a loss that moved it nothing
+                self._lossy.discard(j)     # a loss that moved it nothing
             if move >= rate // 200:     # input is lost a buffer at a time; under 5 ms: load
                 self._counts[j] += move
                 self._late[j] -= move / rate
-                why = "its input was lost" if j in self._lows_lossy else \
+                why = "its input was lost" if j in self._lossy else \
                     "it fell behind the others: a slower clock"
-                self._lows_lossy.discard(j)
+                self._lossy.discard(j)
                 self._say(f"{self._input_label(j)}'s microphone moved {1000 * move / rate:.0f} "
                           f"ms later ({why})")
 

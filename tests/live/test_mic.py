@@ -87,6 +87,15 @@ def onsets(x: np.ndarray, threshold: float = 0.05, hop: int = 16) -> list[float]
     return out
 
 
+def beeps_together(x: dict[int, np.ndarray], within: float, told=()) -> None:
+    """Channels 0 and 1 of ``x`` each hold two beeps, each within ``within`` seconds of the
+    other channel's; a failure shows the onsets and what the source told."""
+    on = [onsets(x[ch]) for ch in range(2)]
+    assert all(len(o) == 2 for o in on), on
+    for a, b in zip(*on):
+        assert abs(a - b) < within, f"onsets {on}; told:\n" + "\n".join(told)
+
+
 def beeps_wav(path, at=(0.4, 1.9), seconds=0.3):
     x = np.zeros(int((max(at) + seconds + 0.3) * RATE))
     for a in at:
@@ -267,10 +276,7 @@ def test_one_early_delivery_does_not_place_a_device_early(pulse, tmp_path):
     _retime(src, 1, early)
     x = capture(src, lambda: pulse.play(wav, "mic1"))
     assert not src._no_stream_time, "the server gives no stream time"
-    on = [onsets(x[ch]) for ch in range(2)]
-    assert all(len(o) == 2 for o in on), on
-    for a, b in zip(*on):
-        assert abs(a - b) < 0.005, f"onsets {on}; told:\n" + "\n".join(told)
+    beeps_together(x, 0.005, told)
 
 
 def test_bad_device_and_channel_are_clear_errors(pulse):
@@ -349,10 +355,7 @@ def test_a_device_that_lost_input_is_placed_again_later_by_what_it_lost(pulse, t
     assert moved() and moved()[0].endswith("later (its input was lost)"), told
     shift = int(moved()[0].split("moved ")[1].split()[0])
     assert 45 <= shift <= 55, told     # the 50 ms lost
-    on = [onsets(x[ch]) for ch in range(2)]
-    assert all(len(o) == 2 for o in on), on
-    for a, b in zip(*on):
-        assert abs(a - b) < 0.005, f"onsets {on}; told:\n" + "\n".join(told)
+    beeps_together(x, 0.005, told)
 
 
 def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_path):
@@ -377,10 +380,7 @@ def test_a_device_whose_clock_runs_slow_is_kept_on_the_shared_clock(pulse, tmp_p
                          for t in moved), told
     assert sum(int(t.split("moved ")[1].split()[0]) for t in moved) >= 5, told
     assert not [t for t in told if t.startswith("a's microphone moved")], told
-    on = [onsets(x[ch]) for ch in range(2)]
-    assert all(len(o) == 2 for o in on), on
-    for a, b in zip(*on):
-        assert abs(a - b) < 0.009, f"onsets {on}; told:\n" + "\n".join(told)
+    beeps_together(x, 0.009, told)
 
 
 def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_path):
@@ -399,10 +399,7 @@ def test_a_callback_without_stream_time_does_not_scatter_the_devices(pulse, tmp_
         pulse.play(wav, "mic1")
 
     x = capture(src, act)
-    on = [onsets(x[ch]) for ch in range(2)]
-    assert all(len(o) == 2 for o in on), on
-    for a, b in zip(*on):
-        assert abs(a - b) < 0.030, on  # the callbacks' own times are a little rougher
+    beeps_together(x, 0.030)  # the callbacks' own times are a little rougher
 
 
 def test_a_stopped_source_tells_no_mic_lost(pulse):
